@@ -1,0 +1,88 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// Compiler settings shared by every target: Swift 6 language mode (complete strict concurrency) plus
+/// the upcoming features the house style asks for.
+let strictSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "chatmail",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "chatmail", targets: ["chatmail"]),
+        .executable(name: "chatmail-bench", targets: ["chatmail-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+    ],
+    targets: [
+        // The SQL migrations in `Schema/` are the single truth about the database. SwiftPM only ships
+        // resources that live inside a target's folder, so `Schema/` is itself a tiny target whose one
+        // Swift file lists the migration files it carries.
+        .target(
+            name: "ChatmailSchema",
+            path: "Schema",
+            exclude: ["README.md"],
+            resources: [.copy("Migrations")],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "ChatmailStore",
+            dependencies: [
+                "ChatmailSchema",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "TerminalUI",
+            dependencies: ["ChatmailStore"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "ChatmailCLI",
+            dependencies: [
+                "ChatmailStore",
+                "TerminalUI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "chatmail",
+            dependencies: ["ChatmailCLI"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "chatmail-bench",
+            dependencies: [
+                "ChatmailStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ChatmailStoreTests",
+            dependencies: ["ChatmailStore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TerminalUITests",
+            dependencies: ["TerminalUI", "ChatmailStore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ChatmailCLITests",
+            dependencies: ["ChatmailCLI", "ChatmailStore"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

@@ -1,0 +1,1 @@
+public struct ChatmailCommand { public static func main() async {} }

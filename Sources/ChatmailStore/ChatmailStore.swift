@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+
+/// chatmail's SQLite database: one file in WAL mode, migrated on open.
+///
+/// Writes go through ``write(_:)``, which hands the body a ``StoreTransaction``: everything the body
+/// does commits together or not at all. Reads run concurrently with a writer (WAL), so `conversations`
+/// and `show` work during a sync.
+///
+/// ```swift
+/// let store = try ChatmailStore(path: home.appending(path: "chatmail.sqlite").path)
+/// try store.write { tx in
+///     let account = try tx.ensureAccount(email: "me@example.org")
+///     let stored = try tx.upsert(message, in: account)
+///     try tx.recomputeRollups(for: stored.affectedConversations)
+/// }
+/// ```
+public final class ChatmailStore: Sendable {
+    /// Returns the current time in milliseconds since the epoch. Injected so tests control "now".
+    public typealias Clock = @Sendable () -> Int64
+
+    /// How long a writer waits for another process's lock before failing with
+    /// ``StoreError/databaseLocked``.
+    public static let busyTimeoutSeconds: TimeInterval = 5
+
+    let pool: DatabasePool
+    let clock: Clock
+
+    /// Opens (creating if needed) the database at `path` and applies pending migrations.
+    ///
+    /// - throws: ``StoreError`` when the file cannot be opened, is locked past the busy timeout,
+    ///   or was written by a newer chatmail.
+    public init(path: String, clock: @escaping Clock = ChatmailStore.systemClock) throws(StoreError) {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(Self.busyTimeoutSeconds)
+        configuration.label = "chatmail"
+        configuration.prepareDatabase { db in
+            // In WAL mode NORMAL survives application crashes (kill -9); only an OS crash can lose the
+            // last transactions, never corrupt the file.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch let error as DatabaseError where error.isLockError {
+            throw .databaseLocked
+        } catch let error as DatabaseError {
+            throw .unreadableDatabase(path: path, reason: error.message ?? "SQLite error \(error.resultCode.rawValue)")
+        } catch {
+            throw .unreadableDatabase(path: path, reason: String(describing: error))
+        }
+        self.clock = clock
+        try SchemaMigrator().migrate(pool)
+    }
+
+    /// The wall clock, in milliseconds since the epoch.
+    public static let systemClock: Clock = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+
+    /// Runs `body` in one write transaction.
+    ///
+    /// - throws: the body's error (after rolling back), or ``StoreError/databaseLocked``.
+    public func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
+        try mapLockErrors {
+            try pool.write { db in try body(StoreTransaction(db: db, clock: clock)) }
+        }
+    }
+
+    /// Runs `body` in one write transaction without blocking the calling task's thread.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (StoreTransaction) throws -> T) async throws -> T {
+        let clock = self.clock
+        return try await mapLockErrors {
+            try await pool.write { db in try body(StoreTransaction(db: db, clock: clock)) }
+        }
+    }
+
+    /// Runs `body` in a read transaction, a consistent snapshot of the database.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try mapLockErrors { try pool.read(body) }
+    }
+
+    private func mapLockErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError where error.isLockError {
+            throw StoreError.databaseLocked
+        }
+    }
+
+    private func mapLockErrors<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as DatabaseError where error.isLockError {
+            throw StoreError.databaseLocked
+        }
+    }
+}

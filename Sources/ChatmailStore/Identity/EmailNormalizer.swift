@@ -1,0 +1,44 @@
+/// Turns an email address into the key chatmail uses for identity.
+///
+/// Identity keys decide which conversation a message belongs to, so two spellings of one mailbox must
+/// give the same key: case never matters, and on Gmail the dots and `+tag` of the local part are ignored
+/// and `googlemail.com` is `gmail.com`. Other domains keep their dots, because for them a dot is
+/// significant. The key is for identity only; the original spelling is kept for display.
+///
+/// ```swift
+/// EmailNormalizer.identityKey(for: " John.Doe+news@GoogleMail.com ") // "johndoe@gmail.com"
+/// EmailNormalizer.identityKey(for: "First.Last@Example.org")         // "first.last@example.org"
+/// ```
+public enum EmailNormalizer {
+    /// Domains whose local parts ignore dots and `+tags`.
+    static let gmailDomains: Set<String> = ["gmail.com", "googlemail.com"]
+
+    /// Returns the identity key of `address`.
+    ///
+    /// Surrounding whitespace and angle brackets are trimmed. A value without `@` is only trimmed and
+    /// lowercased, so that even broken headers map to a stable key.
+    public static func identityKey(for address: String) -> String {
+        var trimmed = Substring(address).trimmingWhitespace()
+        if trimmed.first == "<" && trimmed.last == ">" && trimmed.count >= 2 {
+            trimmed = trimmed.dropFirst().dropLast().trimmingWhitespace()
+        }
+        let lowered = trimmed.lowercased()
+        // The domain starts after the LAST @: a quoted local part may itself contain one.
+        guard let at = lowered.lastIndex(of: "@") else { return lowered }
+        let local = lowered[..<at]
+        let domain = lowered[lowered.index(after: at)...]
+        guard gmailDomains.contains(String(domain)) else { return lowered }
+        let untagged = local.prefix { $0 != "+" }
+        return untagged.filter { $0 != "." } + "@gmail.com"
+    }
+}
+
+extension Substring {
+    /// The substring without leading and trailing whitespace (including newlines).
+    func trimmingWhitespace() -> Substring {
+        var result = self
+        while let first = result.first, first.isWhitespace { result = result.dropFirst() }
+        while let last = result.last, last.isWhitespace { result = result.dropLast() }
+        return result
+    }
+}

@@ -1,0 +1,48 @@
+/// A message as the transcript shows it.
+public struct TranscriptMessage: Sendable, Equatable {
+    /// An attachment of the message.
+    public struct Attachment: Sendable, Equatable {
+        public var filename: String
+        public var mimeType: String
+        public var size: Int64
+        public var isInline: Bool
+    }
+
+    public var id: MessageID
+    public var gmailID: String
+    public var threadID: String
+    public var from: EmailAddress
+    public var isFromMe: Bool
+    public var internalDateMs: Int64
+    public var subject: String
+    public var text: String
+    /// The text before quotes and signatures were removed, or `nil` when nothing was removed.
+    public var originalText: String?
+    public var isNewsletter: Bool
+    /// Label names, sorted.
+    public var labels: [String]
+    public var attachments: [Attachment]
+
+    /// `true` when the message is UNREAD.
+    public var isUnread: Bool { labels.contains("UNREAD") }
+}
+
+/// The newest messages of one conversation, oldest first.
+public struct Transcript: Sendable, Equatable {
+    public var conversation: ConversationSummary
+    public var messages: [TranscriptMessage]
+    /// How many older messages the limit left out.
+    public var earlierMessageCount: Int
+}
+
+/// Counts for `chatmail status`.
+public struct StoreStatus: Sendable, Equatable {
+    public var account: Account
+    public var messageCount: Int
+    public var conversationCount: Int
+    public var archivedConversationCount: Int
+    public var unreadConversationCount: Int
+    /// Pending actions by status name (`pending`, `processing`, `failed`, `completed`, `abandoned`).
+    public var actionCounts: [String: Int]
+    public var abandonedMessageCount: Int
+}

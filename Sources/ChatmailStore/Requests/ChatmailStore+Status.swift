@@ -1,0 +1,34 @@
+import GRDB
+
+extension ChatmailStore {
+    /// Counts for `chatmail status`.
+    public func status(of account: Account) throws -> StoreStatus {
+        try read { db in
+            let messages = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message WHERE account_id = ?", arguments: [account.id]) ?? 0
+            let conversations = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) AS total,
+                           COALESCE(SUM(archived_at_ms IS NOT NULL), 0) AS archived,
+                           COALESCE(SUM(unread_count > 0), 0) AS unread
+                    FROM conversation WHERE account_id = ? AND message_count > 0
+                    """,
+                arguments: [account.id])
+            var actions: [String: Int] = [:]
+            for row in try Row.fetchAll(
+                db, sql: "SELECT status, COUNT(*) AS n FROM pending_action WHERE account_id = ? GROUP BY status",
+                arguments: [account.id])
+            {
+                actions[row["status"]] = row["n"]
+            }
+            let abandoned = try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM abandoned_message WHERE account_id = ?", arguments: [account.id]) ?? 0
+            return StoreStatus(
+                account: account, messageCount: messages,
+                conversationCount: conversations?["total"] ?? 0,
+                archivedConversationCount: conversations?["archived"] ?? 0,
+                unreadConversationCount: conversations?["unread"] ?? 0,
+                actionCounts: actions, abandonedMessageCount: abandoned)
+        }
+    }
+}

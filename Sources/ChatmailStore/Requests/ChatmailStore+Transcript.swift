@@ -1,0 +1,66 @@
+import GRDB
+
+extension ChatmailStore {
+    /// The newest `limit` visible messages of a conversation, returned oldest first.
+    ///
+    /// The original app loaded the OLDEST messages (lessons-from-the-ios-app.md, 14). This walks the
+    /// `message_by_conversation_date` index backwards, takes `limit` rows and reverses them.
+    public func transcript(of conversationID: ConversationID, limit: Int) throws -> Transcript? {
+        precondition(limit > 0, "A transcript needs a positive limit, not \(limit)")
+        return try read { db in
+            guard let conversation = try Self.summaries(
+                from: Row.fetchAll(db, sql: "SELECT * FROM conversation WHERE id = ?", arguments: [conversationID]), in: db
+            ).first else { return nil }
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT m.id, m.gmail_id, m.thread_id, m.from_address, m.from_name, m.is_from_me,
+                           m.internal_date_ms, m.subject, m.body_text, m.original_text, m.snippet, m.is_newsletter
+                    FROM message m
+                    WHERE m.conversation_id = ?
+                      AND NOT EXISTS (SELECT 1 FROM message_label ml JOIN label l ON l.id = ml.label_id
+                                      WHERE ml.message_id = m.id AND l.gmail_id IN ('TRASH', 'SPAM'))
+                    ORDER BY m.internal_date_ms DESC, m.id DESC
+                    LIMIT ?
+                    """,
+                arguments: [conversationID, limit])
+            let ids = "[" + rows.map { String(($0["id"] as Int64)) }.joined(separator: ",") + "]"
+            var labels: [MessageID: [String]] = [:]
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT ml.message_id, l.name FROM message_label ml JOIN label l ON l.id = ml.label_id
+                    WHERE ml.message_id IN (SELECT value FROM json_each(?)) ORDER BY l.name
+                    """,
+                arguments: [ids])
+            {
+                labels[row["message_id"], default: []].append(row["name"])
+            }
+            var attachments: [MessageID: [TranscriptMessage.Attachment]] = [:]
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT message_id, filename, mime_type, size, is_inline FROM attachment
+                    WHERE message_id IN (SELECT value FROM json_each(?)) ORDER BY message_id, id
+                    """,
+                arguments: [ids])
+            {
+                attachments[row["message_id"], default: []].append(
+                    .init(filename: row["filename"], mimeType: row["mime_type"], size: row["size"], isInline: row["is_inline"]))
+            }
+            let messages = rows.reversed().map { row -> TranscriptMessage in
+                let id: MessageID = row["id"]
+                let body: String = row["body_text"]
+                return TranscriptMessage(
+                    id: id, gmailID: row["gmail_id"], threadID: row["thread_id"],
+                    from: EmailAddress(address: row["from_address"], name: row["from_name"]),
+                    isFromMe: row["is_from_me"], internalDateMs: row["internal_date_ms"], subject: row["subject"],
+                    text: body.isEmpty ? row["snippet"] : body, originalText: row["original_text"],
+                    isNewsletter: row["is_newsletter"], labels: labels[id] ?? [], attachments: attachments[id] ?? [])
+            }
+            return Transcript(
+                conversation: conversation, messages: messages,
+                earlierMessageCount: max(0, conversation.messageCount - messages.count))
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import GRDB
+
+/// The outcome of looking up `<person>` for `show`.
+public enum PersonMatch: Sendable, Equatable {
+    case found(ConversationSummary)
+    /// Several conversations match, newest first; the user must be more precise.
+    case ambiguous([ConversationSummary])
+    case notFound
+}
+
+extension ChatmailStore {
+    /// Finds the conversation a user means by `query`: an address, a name, or a unique prefix of one.
+    ///
+    /// Stages run in order and the first that matches anything decides:
+    /// 1. an exact address (compared by identity key, so `John.Doe@gmail.com` finds `johndoe@gmail.com`);
+    /// 2. a case-insensitive full name, or a conversation title;
+    /// 3. a case-insensitive prefix of an address, a name, any word of a name, or a title.
+    ///
+    /// A person who matches is represented by their one-to-one conversation when they have one, so
+    /// `show alice` opens the chat with Alice even when she is also in group conversations.
+    public func resolvePerson(_ query: String, in account: AccountID) throws -> PersonMatch {
+        let needle = String(Substring(query).trimmingWhitespace())
+        guard !needle.isEmpty else { return .notFound }
+        let directory = try read { db in try PersonDirectory.load(account: account, db: db) }
+        let stages: [PersonDirectory.Stage] = [.exactAddress, .exactName, .prefix]
+        for stage in stages {
+            let candidates = directory.candidates(for: needle, stage: stage)
+            guard !candidates.isEmpty else { continue }
+            let summaries = try read { db in
+                try Self.summaries(
+                    from: Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT * FROM conversation WHERE id IN (SELECT value FROM json_each(?))
+                            ORDER BY last_message_at_ms DESC, id DESC
+                            """,
+                        arguments: ["[" + candidates.map { String($0.rawValue) }.joined(separator: ",") + "]"]),
+                    in: db)
+            }
+            return summaries.count == 1 ? .found(summaries[0]) : .ambiguous(summaries)
+        }
+        return .notFound
+    }
+}
+
+/// Everyone the account has a visible conversation with, for matching `<person>` in memory.
+struct PersonDirectory {
+    enum Stage { case exactAddress, exactName, prefix }
+
+    struct Person {
+        var key: String
+        var address: String
+        var name: String?
+        var conversation: ConversationID
+    }
+
+    var people: [Person] = []
+    var titles: [ConversationID: String] = [:]
+    var memberCounts: [ConversationID: Int] = [:]
+
+    static func load(account: AccountID, db: Database) throws -> PersonDirectory {
+        var directory = PersonDirectory()
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT c.id, c.title, p.address_normalized, p.address, p.display_name
+                FROM conversation c LEFT JOIN conversation_participant p ON p.conversation_id = c.id
+                WHERE c.account_id = ? AND c.message_count > 0
+                """,
+            arguments: [account])
+        while let row = try rows.next() {
+            let id: ConversationID = row["id"]
+            directory.titles[id] = row["title"]
+            if let key: String = row["address_normalized"] {
+                directory.people.append(Person(key: key, address: row["address"], name: row["display_name"], conversation: id))
+                directory.memberCounts[id, default: 0] += 1
+            }
+        }
+        return directory
+    }
+
+    /// The conversations `needle` designates at `stage`; empty when the stage matches nothing.
+    func candidates(for needle: String, stage: Stage) -> Set<ConversationID> {
+        let lowered = needle.lowercased()
+        let matchingKeys: Set<String>
+        var matchingTitles: Set<ConversationID> = []
+        switch stage {
+        case .exactAddress:
+            guard needle.contains("@") else { return [] }
+            let key = EmailNormalizer.identityKey(for: needle)
+            matchingKeys = Set(people.lazy.filter { $0.key == key }.map(\.key))
+        case .exactName:
+            matchingKeys = Set(people.lazy.filter { $0.name?.lowercased() == lowered }.map(\.key))
+            matchingTitles = Set(titles.lazy.filter { $0.value.lowercased() == lowered }.map(\.key))
+        case .prefix:
+            matchingKeys = Set(people.lazy.filter { Self.person($0, hasPrefix: lowered) }.map(\.key))
+            matchingTitles = Set(titles.lazy.filter { $0.value.lowercased().hasPrefix(lowered) }.map(\.key))
+        }
+        var result = matchingTitles
+        for key in matchingKeys {
+            let theirs = people.filter { $0.key == key }.map(\.conversation)
+            if let oneToOne = theirs.first(where: { memberCounts[$0] == 1 }) {
+                result.insert(oneToOne)
+            } else {
+                result.formUnion(theirs)
+            }
+        }
+        return result
+    }
+
+    private static func person(_ person: Person, hasPrefix prefix: String) -> Bool {
+        if person.key.hasPrefix(prefix) || person.address.lowercased().hasPrefix(prefix) { return true }
+        guard let name = person.name?.lowercased() else { return false }
+        if name.hasPrefix(prefix) { return true }
+        return name.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "." }).contains { $0.hasPrefix(prefix) }
+    }
+}

@@ -1,0 +1,125 @@
+import GRDB
+
+extension StoreTransaction {
+    /// Recomputes the rollup columns of exactly the given conversations, with SQL aggregates, inside
+    /// this transaction. Every other conversation is left untouched, so the cost of a sync grows with
+    /// the number of conversations it changed, not with the mailbox
+    /// (lessons-from-the-ios-app.md, 17).
+    ///
+    /// Messages labelled TRASH or SPAM are not part of a conversation's visible rollups. The rules:
+    ///
+    /// - `last_message_at_ms`: the newest visible message's internal date.
+    /// - `snippet`: the newest visible message's text, or its subject when it is a newsletter
+    ///   (falling back to Gmail's snippet, then the subject, when the text is empty).
+    /// - `message_count`: visible messages.
+    /// - `unread_count`: visible messages that are both UNREAD and in INBOX.
+    /// - `has_inbox`: some visible message is in INBOX.
+    /// - `archived_at_ms`: NULL while a message is in INBOX, or when every message is from me (a
+    ///   sent-only conversation stays visible); otherwise the time it was first seen archived.
+    /// - `is_newsletter`: every visible message is a newsletter (my reply makes it a conversation).
+    /// - `title`: rebuilt from the participants' current names.
+    ///
+    /// A conversation left with no message at all is deleted.
+    public func recomputeRollups(for conversations: Set<ConversationID>) throws {
+        guard !conversations.isEmpty else { return }
+        let ids = "[" + conversations.map { String($0.rawValue) }.joined(separator: ",") + "]"
+        try db.execute(sql: Self.rollupSQL, arguments: ["ids": ids, "now": nowMs])
+        try db.execute(sql: Self.emptyRollupSQL, arguments: ["ids": ids, "now": nowMs])
+        try db.execute(
+            sql: """
+                DELETE FROM conversation
+                WHERE id IN (SELECT value FROM json_each(?))
+                  AND NOT EXISTS (SELECT 1 FROM message WHERE message.conversation_id = conversation.id)
+                """,
+            arguments: [ids])
+        try refreshTitles(ids: ids)
+    }
+
+    /// Whether message `m` has the label with Gmail id `:label` (a correlated subquery).
+    private static func hasLabel(_ labels: String) -> String {
+        """
+        EXISTS (SELECT 1 FROM message_label ml JOIN label l ON l.id = ml.label_id
+                WHERE ml.message_id = m.id AND l.gmail_id IN (\(labels)))
+        """
+    }
+
+    private static let visibleMessages = """
+        SELECT m.id, m.conversation_id, m.internal_date_ms, m.is_from_me, m.is_newsletter,
+               \(hasLabel("'INBOX'")) AS in_inbox,
+               \(hasLabel("'UNREAD'")) AS is_unread
+        FROM message m
+        WHERE m.conversation_id IN (SELECT value FROM json_each(:ids))
+          AND NOT \(hasLabel("'TRASH', 'SPAM'"))
+        """
+
+    private static let rollupSQL = """
+        WITH visible AS (\(visibleMessages)),
+        aggregate AS (
+            SELECT conversation_id,
+                   MAX(internal_date_ms) AS last_ms,
+                   COUNT(*) AS message_count,
+                   SUM(in_inbox AND is_unread) AS unread_count,
+                   MAX(in_inbox) AS has_inbox,
+                   MIN(is_from_me) AS all_from_me,
+                   MIN(is_newsletter) AS all_newsletter,
+                   -- Walks message_by_conversation_date backwards: one index probe per conversation.
+                   (SELECT m.id FROM message m WHERE m.conversation_id = visible.conversation_id
+                      AND NOT \(hasLabel("'TRASH', 'SPAM'"))
+                    ORDER BY m.internal_date_ms DESC, m.id DESC LIMIT 1) AS newest_id
+            FROM visible GROUP BY conversation_id
+        )
+        UPDATE conversation SET
+            last_message_at_ms = aggregate.last_ms,
+            message_count = aggregate.message_count,
+            unread_count = aggregate.unread_count,
+            has_inbox = aggregate.has_inbox,
+            is_newsletter = aggregate.all_newsletter,
+            archived_at_ms = CASE
+                WHEN aggregate.has_inbox OR aggregate.all_from_me THEN NULL
+                ELSE coalesce(conversation.archived_at_ms, :now) END,
+            snippet = (SELECT CASE
+                    WHEN n.is_newsletter AND n.subject <> '' THEN n.subject
+                    WHEN n.body_text <> '' THEN substr(n.body_text, 1, 400)
+                    WHEN n.snippet <> '' THEN n.snippet
+                    ELSE n.subject END
+                FROM message n WHERE n.id = aggregate.newest_id)
+        FROM aggregate
+        WHERE conversation.id = aggregate.conversation_id
+        """
+
+    /// Conversations whose messages are all in TRASH or SPAM: nothing visible is left.
+    private static let emptyRollupSQL = """
+        UPDATE conversation SET message_count = 0, unread_count = 0, has_inbox = 0, snippet = '',
+            is_newsletter = 0, archived_at_ms = coalesce(archived_at_ms, :now)
+        WHERE id IN (SELECT value FROM json_each(:ids))
+          AND NOT EXISTS (
+              SELECT 1 FROM message m WHERE m.conversation_id = conversation.id
+                AND NOT \(hasLabel("'TRASH', 'SPAM'")))
+        """
+
+    private func refreshTitles(ids: String) throws {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT c.id, c.title, p.address, p.display_name
+                FROM conversation c LEFT JOIN conversation_participant p ON p.conversation_id = c.id
+                WHERE c.id IN (SELECT value FROM json_each(?))
+                ORDER BY c.id
+                """,
+            arguments: [ids])
+        var participants: [ConversationID: (title: String, people: [EmailAddress])] = [:]
+        for row in rows {
+            let id: ConversationID = row["id"]
+            var entry = participants[id] ?? (title: row["title"], people: [])
+            if let address: String = row["address"] {
+                entry.people.append(EmailAddress(address: address, name: row["display_name"]))
+            }
+            participants[id] = entry
+        }
+        let update = try db.cachedStatement(sql: "UPDATE conversation SET title = ? WHERE id = ?")
+        for (id, entry) in participants {
+            let title = ConversationTitle.make(for: entry.people)
+            if title != entry.title { try update.execute(arguments: [title, id]) }
+        }
+    }
+}

@@ -1,0 +1,181 @@
+import GRDB
+
+extension StoreTransaction {
+    /// Inserts `message`, or updates it when its Gmail id is already stored, with its participants,
+    /// labels and attachments.
+    ///
+    /// The participant set is computed here against ALL of the account's aliases, so identity cannot
+    /// depend on the caller. Rollups are NOT recomputed: pass ``MessageUpsert/affectedConversations``
+    /// to ``recomputeRollups(for:)`` once per batch, in the same transaction.
+    @discardableResult
+    public func upsert(_ message: MessageInput, in account: AccountID) throws -> MessageUpsert {
+        let aliases = try aliases(of: account)
+        let participants = ParticipantSet(from: message.from, to: message.to, cc: message.cc, excluding: aliases)
+        let conversation = try findOrCreateConversation(for: participants, in: account)
+        try refreshParticipantNames(participants, in: conversation)
+
+        let from = message.from ?? EmailAddress(address: "")
+        let isFromMe = aliases.contains(from.normalizedAddress)
+        let columns: [(any DatabaseValueConvertible)?] = [
+            message.threadID, conversation, message.internalDateMs, from.address, from.name,
+            message.subject, message.gmailSnippet, message.bodyText, message.originalText,
+            message.sanitizedHTML, message.quotedTextRemoved, message.isNewsletter,
+            message.newsletterReasons.isEmpty ? nil : message.newsletterReasons.joined(separator: "; "),
+            isFromMe, message.sizeEstimate, message.historyID.map { String($0) },
+        ]
+
+        let existing = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT id, conversation_id FROM message WHERE account_id = ? AND gmail_id = ?"),
+            arguments: [account, message.gmailID])
+        let messageID: MessageID
+        var previousConversation: ConversationID?
+        if let existing {
+            messageID = existing["id"]
+            let oldConversation: ConversationID = existing["conversation_id"]
+            if oldConversation != conversation { previousConversation = oldConversation }
+            try db.cachedStatement(
+                sql: """
+                    UPDATE message SET thread_id = ?, conversation_id = ?, internal_date_ms = ?, from_address = ?,
+                        from_name = ?, subject = ?, snippet = ?, body_text = ?, original_text = ?,
+                        body_html_sanitized = ?, quoted_text_removed = ?, is_newsletter = ?, newsletter_reason = ?,
+                        is_from_me = ?, size_estimate = ?, gmail_history_id = ?
+                    WHERE id = ?
+                    """
+            ).execute(arguments: StatementArguments(columns + [messageID]))
+            for table in ["message_participant", "message_label", "attachment"] {
+                try db.cachedStatement(sql: "DELETE FROM \(table) WHERE message_id = ?").execute(arguments: [messageID])
+            }
+        } else {
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO message (account_id, gmail_id, thread_id, conversation_id, internal_date_ms,
+                        from_address, from_name, subject, snippet, body_text, original_text, body_html_sanitized,
+                        quoted_text_removed, is_newsletter, newsletter_reason, is_from_me, size_estimate,
+                        gmail_history_id)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """
+            ).execute(arguments: StatementArguments([account, message.gmailID] + columns))
+            messageID = MessageID(rawValue: db.lastInsertedRowID)
+        }
+
+        try insertParticipants(of: message, into: messageID)
+        try insertLabels(message.labelIDs, into: messageID, in: account)
+        try insertAttachments(message.attachments, into: messageID)
+        return MessageUpsert(
+            messageID: messageID, conversationID: conversation,
+            previousConversationID: previousConversation, wasInserted: existing == nil)
+    }
+
+    private func insertParticipants(of message: MessageInput, into messageID: MessageID) throws {
+        let insert = try db.cachedStatement(
+            sql: """
+                INSERT INTO message_participant (message_id, role, address_normalized, address, name)
+                VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                """)
+        let roles: [(String, [EmailAddress])] = [
+            ("from", [message.from].compactMap { $0 }), ("to", message.to), ("cc", message.cc), ("bcc", message.bcc),
+        ]
+        for (role, addresses) in roles {
+            for address in addresses {
+                try insert.execute(arguments: [messageID, role, address.normalizedAddress, address.address, address.name])
+            }
+        }
+    }
+
+    private func insertLabels(_ labelIDs: [String], into messageID: MessageID, in account: AccountID) throws {
+        let insert = try db.cachedStatement(
+            sql: "INSERT INTO message_label (message_id, label_id) VALUES (?, ?) ON CONFLICT DO NOTHING")
+        for gmailID in labelIDs {
+            try insert.execute(arguments: [messageID, try labelRowID(for: gmailID, in: account)])
+        }
+    }
+
+    private func insertAttachments(_ attachments: [MessageInput.Attachment], into messageID: MessageID) throws {
+        guard !attachments.isEmpty else { return }
+        let insert = try db.cachedStatement(
+            sql: """
+                INSERT INTO attachment (message_id, part_id, filename, mime_type, size, content_id, is_inline,
+                    gmail_attachment_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (message_id, part_id) DO NOTHING
+                """)
+        for item in attachments {
+            try insert.execute(arguments: [
+                messageID, item.partID, item.filename, item.mimeType, item.size, item.contentID, item.isInline,
+                item.gmailAttachmentID,
+            ])
+        }
+    }
+
+    /// Adds and removes labels on stored messages, looked up in one batch by Gmail id.
+    ///
+    /// Unknown Gmail ids are ignored: a label change on a message we never stored has nothing to change.
+    /// - returns: the conversations of the messages that exist, for the ModificationTracker.
+    @discardableResult
+    public func modifyLabels(
+        adding added: [String], removing removed: [String], onMessages gmailIDs: [String], in account: AccountID
+    ) throws -> Set<ConversationID> {
+        let rows = try messageRows(forGmailIDs: gmailIDs, in: account)
+        guard !rows.isEmpty else { return [] }
+        let addRows = try added.map { try labelRowID(for: $0, in: account) }
+        let removeRows = try removed.map { try labelRowID(for: $0, in: account) }
+        let insert = try db.cachedStatement(
+            sql: "INSERT INTO message_label (message_id, label_id) VALUES (?, ?) ON CONFLICT DO NOTHING")
+        let delete = try db.cachedStatement(sql: "DELETE FROM message_label WHERE message_id = ? AND label_id = ?")
+        for row in rows {
+            for label in addRows { try insert.execute(arguments: [row.message, label]) }
+            for label in removeRows { try delete.execute(arguments: [row.message, label]) }
+        }
+        return Set(rows.map(\.conversation))
+    }
+
+    /// Replaces the whole label set of stored messages (used when labels are re-fetched from Gmail).
+    @discardableResult
+    public func replaceLabels(_ labelIDs: [String], onMessage gmailID: String, in account: AccountID) throws -> ConversationID? {
+        guard let row = try messageRows(forGmailIDs: [gmailID], in: account).first else { return nil }
+        try db.cachedStatement(sql: "DELETE FROM message_label WHERE message_id = ?").execute(arguments: [row.message])
+        try insertLabels(labelIDs, into: row.message, in: account)
+        return row.conversation
+    }
+
+    /// Deletes stored messages by Gmail id; unknown ids are ignored (deleting twice is not an error).
+    /// - returns: the conversations that lost a message.
+    @discardableResult
+    public func deleteMessages(gmailIDs: [String], in account: AccountID) throws -> Set<ConversationID> {
+        let rows = try messageRows(forGmailIDs: gmailIDs, in: account)
+        let delete = try db.cachedStatement(sql: "DELETE FROM message WHERE id = ?")
+        for row in rows { try delete.execute(arguments: [row.message]) }
+        return Set(rows.map(\.conversation))
+    }
+
+    /// Local ids and conversations of stored messages, in one query however many ids are asked for.
+    func messageRows(forGmailIDs gmailIDs: [String], in account: AccountID) throws -> [(message: MessageID, conversation: ConversationID)] {
+        guard !gmailIDs.isEmpty else { return [] }
+        let rows = try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT m.id, m.conversation_id FROM json_each(?) AS wanted
+                    JOIN message m ON m.account_id = ? AND m.gmail_id = wanted.value
+                    """),
+            arguments: [Self.jsonArray(gmailIDs), account])
+        return rows.map { (message: $0["id"], conversation: $0["conversation_id"]) }
+    }
+
+    /// A JSON array of strings, for `json_each` parameters.
+    static func jsonArray(_ strings: [String]) -> String {
+        var json = "["
+        for (index, string) in strings.enumerated() {
+            if index > 0 { json += "," }
+            json += "\""
+            for scalar in string.unicodeScalars {
+                switch scalar {
+                case "\"": json += "\\\""
+                case "\\": json += "\\\\"
+                case _ where scalar.value < 0x20: json += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+                default: json.unicodeScalars.append(scalar)
+                }
+            }
+            json += "\""
+        }
+        return json + "]"
+    }
+}

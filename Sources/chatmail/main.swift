@@ -1,0 +1,2 @@
+import ChatmailCLI
+await ChatmailCommand.main()
