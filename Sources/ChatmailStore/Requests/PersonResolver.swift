@@ -14,7 +14,7 @@ extension ChatmailStore {
     /// Stages run in order and the first that matches anything decides:
     /// 1. an exact address (compared by identity key, so `John.Doe@gmail.com` finds `johndoe@gmail.com`);
     /// 2. a case-insensitive full name, or a conversation title;
-    /// 3. a case-insensitive prefix of an address, a name, any word of a name, or a title.
+    /// 3. a case-insensitive prefix of an address, a name or any word of a name ("Note to self" too).
     ///
     /// A person who matches is represented by their one-to-one conversation when they have one, so
     /// `show alice` opens the chat with Alice even when she is also in group conversations.
@@ -94,7 +94,10 @@ struct PersonDirectory {
             matchingTitles = Set(titles.lazy.filter { $0.value.lowercased() == lowered }.map(\.key))
         case .prefix:
             matchingKeys = Set(people.lazy.filter { Self.person($0, hasPrefix: lowered) }.map(\.key))
-            matchingTitles = Set(titles.lazy.filter { $0.value.lowercased().hasPrefix(lowered) }.map(\.key))
+            // Group titles are made of first names, so a prefix of one would also match the person's own
+            // chat; only conversations without participants ("Note to self") match by title prefix.
+            matchingTitles = Set(
+                titles.lazy.filter { memberCounts[$0.key] == nil && $0.value.lowercased().hasPrefix(lowered) }.map(\.key))
         }
         var result = matchingTitles
         for key in matchingKeys {

@@ -1,0 +1,93 @@
+@testable import ChatmailStore
+import Foundation
+import GRDB
+import Testing
+
+@Suite struct MigrationTests {
+    static let expectedTables = [
+        "abandoned_message", "account", "account_alias", "attachment", "conversation", "conversation_participant",
+        "label", "message", "message_fts", "message_label", "message_participant", "pending_action",
+    ]
+
+    @Test("a fresh file gets every table of the data model, in WAL mode with foreign keys on")
+    func freshFile() async throws {
+        try await withTemporaryStore { _, path throws in
+            let queue = try DatabaseQueue(path: path.path)
+            try await queue.read { db in
+                let tables = try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'grdb%' AND name NOT LIKE '%fts_%' ORDER BY name")
+                #expect(tables == Self.expectedTables)
+                #expect(try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal")
+                let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
+                #expect(applied == ["001_account", "002_conversation", "003_message", "004_message_fts", "005_queues"])
+            }
+        }
+    }
+
+    @Test("running the migrator again on a migrated file is a no-op")
+    func idempotent() async throws {
+        try await withTemporaryStore { store, path throws in
+            try store.seed([message("m1", from: alice)])
+            let before = try Self.schemaDump(path)
+            _ = try ChatmailStore(path: path.path)  // reopen: migrates again
+            let pool = try DatabasePool(path: path.path)
+            try SchemaMigrator().migrate(pool)       // and explicitly
+            #expect(try Self.schemaDump(path) == before)
+            let reopened = try ChatmailStore(path: path.path)
+            #expect(try reopened.accounts().count == 1)
+        }
+    }
+
+    @Test("foreign keys are enforced")
+    func foreignKeys() async throws {
+        try await withTemporaryStore { store, _ throws in
+            _ = await #expect(throws: DatabaseError.self) {
+                try await store.write { tx in
+                    try tx.db.execute(sql: "INSERT INTO message_label (message_id, label_id) VALUES (999, 999)")
+                }
+            }
+        }
+    }
+
+    @Test("a database from a newer chatmail is refused with a clear error")
+    func newerSchema() async throws {
+        try await withTemporaryStore { _, path throws in
+            let queue = try DatabaseQueue(path: path.path)
+            try await queue.write { db in
+                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('999_from_the_future')")
+            }
+            #expect(throws: StoreError.schemaFromNewerVersion) { try ChatmailStore(path: path.path) }
+        }
+    }
+
+    @Test("malformed migration folders are rejected, not silently skipped", arguments: [
+        (["001_a.sql", "003_c.sql"], "expected migration 2"),
+        (["001_a.sql", "001_b.sql"], "expected migration 2"),
+        (["01_a.sql"], "not named NNN_name.sql"),
+    ])
+    func malformed(files: [String], reason: String) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("migrations-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
+        for file in files {
+            try "SELECT 1;".write(to: dir.appendingPathComponent(file), atomically: true, encoding: .utf8)
+        }
+        do {
+            _ = try SchemaMigrator(directory: dir)
+            Issue.record("expected an error")
+        } catch {
+            guard case .invalidMigrations(let message) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(message.contains(reason))
+        }
+    }
+
+    static func schemaDump(_ path: URL) throws -> [String] {
+        try DatabaseQueue(path: path.path).read { db in
+            try String.fetchAll(db, sql: "SELECT type || ' ' || name || ' ' || coalesce(sql, '') FROM sqlite_master ORDER BY name")
+                + String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+        }
+    }
+}

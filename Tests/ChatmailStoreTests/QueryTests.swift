@@ -1,0 +1,122 @@
+import Foundation
+@testable import ChatmailStore
+import Testing
+
+@Suite struct TranscriptTests {
+    @Test("returns the NEWEST N messages, oldest first")
+    func newestN() async throws {
+        try await withTemporaryStore { store, _ throws in
+            // Inserted out of order, so insertion order cannot pass for date order.
+            let order = [5, 1, 9, 3, 7, 0, 8, 2, 6, 4]
+            let (_, results) = try store.seed(order.map { i in
+                message("m\(i)", from: i.isMultiple(of: 3) ? me : alice, to: i.isMultiple(of: 3) ? [alice] : [me],
+                        at: 1_700_000_000_000 + Int64(i) * 60_000, text: "message \(i)")
+            })
+            let transcript = try #require(try store.transcript(of: results[0].conversationID, limit: 4))
+            #expect(transcript.messages.map(\.gmailID) == ["m6", "m7", "m8", "m9"])
+            #expect(transcript.earlierMessageCount == 6)
+            #expect(transcript.messages.map(\.isFromMe) == [true, false, false, true])
+        }
+    }
+
+    @Test("carries labels and attachments of each message")
+    func labelsAndAttachments() async throws {
+        try await withTemporaryStore { store, _ throws in
+            let pdf = MessageInput.Attachment(partID: "2", filename: "report.pdf", mimeType: "application/pdf", size: 12_345)
+            let (_, results) = try store.seed([message("a", from: alice, labels: ["INBOX", "UNREAD", "STARRED"], attachments: [pdf])])
+            let transcript = try #require(try store.transcript(of: results[0].conversationID, limit: 10))
+            #expect(transcript.messages[0].labels == ["INBOX", "STARRED", "UNREAD"])
+            #expect(transcript.messages[0].isUnread)
+            #expect(transcript.messages[0].attachments == [.init(filename: "report.pdf", mimeType: "application/pdf", size: 12_345, isInline: false)])
+        }
+    }
+}
+
+@Suite struct ConversationListTests {
+    @Test("lists newest first, with filters")
+    func filters() async throws {
+        try await withTemporaryStore { store, _ throws in
+            let news = EmailAddress(address: "news@shop.example", name: "Shop")
+            let (account, _) = try store.seed([
+                message("a", from: alice, at: 3, labels: ["INBOX"]),
+                message("b", from: bob, at: 2, labels: ["INBOX", "UNREAD"]),
+                message("c", from: news, at: 1, labels: ["INBOX"], newsletter: true),
+                message("d", from: carol, at: 4, labels: []),  // archived
+            ])
+            let titles = { (filter: ConversationFilter) in try store.conversations(in: account, filter: filter).map(\.title) }
+            #expect(try titles(.init()) == ["Alice Liddell", "Bob Smith", "Shop"])
+            #expect(try titles(.init(visibility: .all)) == ["Carol Danvers", "Alice Liddell", "Bob Smith", "Shop"])
+            #expect(try titles(.init(visibility: .archived)) == ["Carol Danvers"])
+            #expect(try titles(.init(unreadOnly: true)) == ["Bob Smith"])
+            #expect(try titles(.init(kind: .people)) == ["Alice Liddell", "Bob Smith"])
+            #expect(try titles(.init(kind: .newsletters)) == ["Shop"])
+            #expect(try titles(.init(limit: 2)) == ["Alice Liddell", "Bob Smith"])
+        }
+    }
+}
+
+@Suite struct PersonResolutionTests {
+    /// Alice has a one-to-one chat and a group chat; Alan and Bob have one-to-one chats.
+    func seeded(_ body: (ChatmailStore, AccountID) throws -> Void) async throws {
+        try await withTemporaryStore { store, _ throws in
+            let alan = EmailAddress(address: "alan@example.org", name: "Alan Turing")
+            let (account, _) = try store.seed([
+                message("a1", from: alice, at: 10),
+                message("g1", from: alice, cc: [bob, carol], at: 20),
+                message("l1", from: alan, at: 30),
+                message("b1", from: bob, at: 40),
+            ])
+            try body(store, account)
+        }
+    }
+
+    func title(_ match: PersonMatch) -> String? {
+        if case .found(let summary) = match { return summary.title }
+        return nil
+    }
+
+    @Test("an exact address finds the person's one-to-one chat, compared by identity key")
+    func exactAddress() async throws {
+        try await seeded { store, account throws in
+            #expect(title(try store.resolvePerson("alice@example.com", in: account)) == "Alice Liddell")
+            #expect(title(try store.resolvePerson("bobsmith+x@googlemail.com", in: account)) == "Bob Smith")
+        }
+    }
+
+    @Test("a full name matches case-insensitively")
+    func name() async throws {
+        try await seeded { store, account throws in
+            #expect(title(try store.resolvePerson("ALICE liddell", in: account)) == "Alice Liddell")
+            #expect(title(try store.resolvePerson("alice, bob, carol", in: account)) == "Alice, Bob, Carol")
+        }
+    }
+
+    @Test("a unique prefix of an address, a name or a surname matches")
+    func uniquePrefix() async throws {
+        try await seeded { store, account throws in
+            #expect(title(try store.resolvePerson("alic", in: account)) == "Alice Liddell")
+            #expect(title(try store.resolvePerson("turi", in: account)) == "Alan Turing")
+            #expect(title(try store.resolvePerson("bob.s", in: account)) == "Bob Smith")
+        }
+    }
+
+    @Test("an ambiguous prefix lists every candidate, newest first")
+    func ambiguous() async throws {
+        try await seeded { store, account throws in
+            guard case .ambiguous(let candidates) = try store.resolvePerson("al", in: account) else {
+                Issue.record("expected ambiguity")
+                return
+            }
+            #expect(candidates.map(\.title) == ["Alan Turing", "Alice Liddell"])
+        }
+    }
+
+    @Test("an unknown person is not found")
+    func unknown() async throws {
+        try await seeded { store, account throws in
+            #expect(try store.resolvePerson("zorro", in: account) == .notFound)
+            #expect(try store.resolvePerson("nobody@example.com", in: account) == .notFound)
+            #expect(try store.resolvePerson("   ", in: account) == .notFound)
+        }
+    }
+}
