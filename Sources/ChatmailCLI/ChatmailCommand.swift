@@ -1,1 +1,47 @@
-public struct ChatmailCommand { public static func main() async {} }
+import ArgumentParser
+import Foundation
+import Logging
+
+/// The `chatmail` command: Gmail as conversations with people, in the terminal.
+///
+/// Subcommands are small declarations in `Commands/`. Errors rise to ``main()``, which maps them to
+/// the exit codes of `cli.md` in one place (``ExitStatus``).
+public struct ChatmailCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "chatmail",
+        abstract: "Your Gmail as conversations with people, in the terminal.",
+        discussion: """
+            Mail is grouped by who you talk to, not by thread. Data lives in $CHATMAIL_HOME \
+            (default: $XDG_DATA_HOME/chatmail).
+            """,
+        version: "0.1.0",
+        subcommands: [Conversations.self, Show.self, Status.self]
+    )
+
+    public init() {}
+
+    /// Parses the command line, runs the command, and exits with the status its outcome maps to.
+    public static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let verbose = arguments.contains("--verbose") || arguments.contains("-v")
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = verbose ? .debug : .warning
+            return handler
+        }
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let error where ExitStatus(for: error) != nil {
+            let status = ExitStatus(for: error)!
+            FileHandle.standardError.write(Data(ExitStatus.message(for: error).utf8))
+            Foundation.exit(status.code)
+        } catch {
+            exit(withError: error)  // help, --version, usage errors (64) and ExitCode
+        }
+    }
+}

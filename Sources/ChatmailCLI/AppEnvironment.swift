@@ -1,0 +1,84 @@
+import ChatmailStore
+import Foundation
+import TerminalUI
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The object graph of one command run, built once from the global options and the process
+/// environment. Nothing below the CLI reads the environment or global state itself.
+struct AppEnvironment {
+    let options: GlobalOptions
+    let environment: [String: String]
+    let home: URL
+    let stdoutIsTerminal: Bool
+
+    /// The database file inside the home directory.
+    static let databaseName = "chatmail.sqlite"
+
+    init(_ options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.options = options
+        self.environment = environment
+        self.home = Self.resolveHome(option: options.home, environment: environment)
+        self.stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
+    }
+
+    /// `--home`, else `$CHATMAIL_HOME`, else `$XDG_DATA_HOME/chatmail`, else `~/.local/share/chatmail`.
+    static func resolveHome(option: String?, environment: [String: String]) -> URL {
+        if let option, !option.isEmpty { return URL(fileURLWithPath: option, isDirectory: true) }
+        if let home = environment["CHATMAIL_HOME"], !home.isEmpty { return URL(fileURLWithPath: home, isDirectory: true) }
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
+            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("chatmail", isDirectory: true)
+        }
+        let user = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser
+        return user.appendingPathComponent(".local/share/chatmail", isDirectory: true)
+    }
+
+    var databasePath: String { home.appendingPathComponent(Self.databaseName).path }
+
+    /// Opens the existing store. Read commands never create one: without a database there is no
+    /// account, which is what the error says.
+    func openExistingStore() throws -> ChatmailStore {
+        guard FileManager.default.fileExists(atPath: databasePath) else { throw StoreError.noAccount }
+        return try ChatmailStore(path: databasePath, clock: clock)
+    }
+
+    /// The account chosen by `--account`, or the only one.
+    func selectedAccount(in store: ChatmailStore) throws -> Account {
+        try store.account(options.account.map(AccountSelection.email) ?? .onlyAccount)
+    }
+
+    /// "Now" for relative times. `CHATMAIL_NOW_MS` pins it, so tests and golden files are reproducible.
+    var clock: ChatmailStore.Clock {
+        if let pinned = environment["CHATMAIL_NOW_MS"].flatMap(Int64.init) { return { pinned } }
+        return ChatmailStore.systemClock
+    }
+
+    var time: TimeFormatting { TimeFormatting(timeZone: .current, nowMs: clock()) }
+
+    var palette: Palette {
+        Palette(isEnabled: options.color.isEnabled(environment: environment, stdoutIsTerminal: stdoutIsTerminal))
+    }
+
+    /// `--width`, else the terminal's (stdout, then stderr), else `$COLUMNS`, else 80.
+    var width: Int {
+        if let width = options.width { return width }
+        for descriptor in [STDOUT_FILENO, STDERR_FILENO] {
+            var size = winsize()
+            if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 20 { return Int(size.ws_col) }
+        }
+        if let columns = environment["COLUMNS"].flatMap(Int.init), columns >= 20 { return columns }
+        return 80
+    }
+
+    /// Writes command output to stdout in one piece.
+    func write(_ text: String) throws {
+        do {
+            try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+        } catch {
+            throw CommandError.outputFailed(error.localizedDescription)
+        }
+    }
+}

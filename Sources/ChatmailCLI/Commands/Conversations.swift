@@ -1,0 +1,43 @@
+import ArgumentParser
+import ChatmailStore
+import TerminalUI
+
+/// `chatmail conversations`: the conversation list, newest first.
+struct Conversations: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List conversations, newest first.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Only conversations with unread messages.") var unread = false
+    @Flag(help: "Only archived conversations.") var archived = false
+    @Flag(help: "Archived and active conversations.") var all = false
+    @Flag(help: "Only conversations with people (no newsletters).") var people = false
+    @Flag(help: "Only newsletters.") var newsletters = false
+    @Option(help: "Show at most this many conversations.") var limit = 50
+    @Flag(help: "Print JSON instead of a table.") var json = false
+
+    func validate() throws {
+        guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }
+        if archived && all { throw ValidationError("Choose --archived or --all, not both.") }
+        if people && newsletters { throw ValidationError("Choose --people or --newsletters, not both.") }
+    }
+
+    var filter: ConversationFilter {
+        ConversationFilter(
+            visibility: all ? .all : archived ? .archived : .active,
+            kind: people ? .people : newsletters ? .newsletters : .any,
+            unreadOnly: unread, limit: limit)
+    }
+
+    func run() async throws {
+        let env = AppEnvironment(global)
+        let store = try env.openExistingStore()
+        let account = try env.selectedAccount(in: store)
+        let rows = try store.conversations(in: account.id, filter: filter)
+        if json {
+            try env.write(try JSONRenderer(time: env.time).render(rows))
+        } else {
+            try env.write(ConversationListRenderer(width: env.width, time: env.time, palette: env.palette).render(rows))
+        }
+    }
+}

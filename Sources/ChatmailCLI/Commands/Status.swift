@@ -1,0 +1,24 @@
+import ArgumentParser
+import ChatmailStore
+import TerminalUI
+
+/// `chatmail status`: the account, its sync state and what is waiting.
+struct Status: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show the account, sync state, counts and queued work.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        let env = AppEnvironment(global)
+        let store = try env.openExistingStore()
+        let account = try env.selectedAccount(in: store)
+        let status = try store.status(of: account)
+        if json {
+            try env.write(try JSONRenderer(time: env.time).render(status))
+        } else {
+            try env.write(StatusRenderer(time: env.time, palette: env.palette).render(status))
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import ChatmailStore
+import Foundation
+import TerminalUI
+
+/// The process exit codes of `cli.md`, and the ONE mapping from error kinds to them.
+enum ExitStatus: Int32, Sendable {
+    case ok = 0
+    /// Runtime failure: network gave up, server error, broken installation.
+    case failure = 1
+    /// `<person>` not found or ambiguous.
+    case personNotFound = 2
+    /// Not logged in, or credentials revoked.
+    case notLoggedIn = 3
+    /// The database is locked by another writer, or needs migration.
+    case databaseUnavailable = 4
+    /// Usage error.
+    case usage = 64
+    /// Bad input data.
+    case dataError = 65
+
+    var code: Int32 { rawValue }
+
+    /// The status for errors chatmail knows; `nil` leaves the error to ArgumentParser
+    /// (help, version, usage errors).
+    init?(for error: any Error) {
+        switch error {
+        case let error as StoreError:
+            switch error {
+            case .noAccount, .unknownAccount: self = .notLoggedIn
+            case .databaseLocked, .migrationFailed, .schemaFromNewerVersion: self = .databaseUnavailable
+            case .accountNotChosen: self = .usage
+            case .schemaMissing, .invalidMigrations, .unreadableDatabase: self = .failure
+            }
+        case let error as CommandError:
+            switch error {
+            case .personNotFound, .personAmbiguous: self = .personNotFound
+            case .outputFailed: self = .failure
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// An ambiguity report lists at most this many conversations, newest first.
+    static let maximumCandidatesListed = 10
+
+    /// The text printed on stderr: one line, prefixed with the program name, plus the candidate list
+    /// when a person is ambiguous.
+    static func message(for error: any Error) -> String {
+        let summary = TerminalSafeText.singleLine((error as? any LocalizedError)?.errorDescription ?? "\(error)")
+        var text = "chatmail: \(summary)\n"
+        if case CommandError.personAmbiguous(_, let candidates) = error {
+            for candidate in candidates.prefix(maximumCandidatesListed) {
+                text += "  " + CandidateLine.describe(candidate) + "\n"
+            }
+            if candidates.count > maximumCandidatesListed {
+                text += "  … and \(candidates.count - maximumCandidatesListed) more\n"
+            }
+        }
+        return text
+    }
+}
+
+/// Errors raised by the commands themselves.
+enum CommandError: Error, Sendable {
+    case personNotFound(String)
+    case personAmbiguous(String, [ConversationSummary])
+    case outputFailed(String)
+}
+
+extension CommandError: LocalizedError {
+    var errorDescription: String? {
+        switch self {
+        case .personNotFound(let query):
+            "No conversation matches \"\(query)\". Run `chatmail conversations --all` to see who you talk to."
+        case .personAmbiguous(let query, let candidates):
+            "\"\(query)\" matches \(candidates.count) conversations; give more of a name or the full address:"
+        case .outputFailed(let reason):
+            "Could not write the output: \(reason)."
+        }
+    }
+}
+
+/// One line describing a candidate conversation in an ambiguity report.
+enum CandidateLine {
+    static func describe(_ conversation: ConversationSummary) -> String {
+        let addresses = conversation.participants.map(\.address).joined(separator: ", ")
+        let count = conversation.messageCount == 1 ? "1 message" : "\(conversation.messageCount) messages"
+        return TerminalSafeText.singleLine("\(conversation.title) <\(addresses)> (\(count))")
+    }
+}

@@ -1,0 +1,171 @@
+import ChatmailStore
+import Foundation
+
+/// Renders store values as the JSON shapes of `cli.md` (camelCase keys, ISO 8601 dates with offset).
+///
+/// Keys are sorted and optional values are written as `null` rather than left out, so scripts can rely
+/// on every key being present. Output stays terminal-safe: JSON already escapes C0 controls, and this
+/// also escapes DEL, C1 controls and bidi controls as `\uXXXX`, which keeps the data intact.
+public struct JSONRenderer: Sendable {
+    public var time: TimeFormatting
+
+    public init(time: TimeFormatting) {
+        self.time = time
+    }
+
+    public func render(_ conversations: [ConversationSummary]) throws -> String {
+        try encode(conversations.map(conversationJSON))
+    }
+
+    public func render(_ transcript: Transcript, fullText: Bool = false) throws -> String {
+        try encode(TranscriptJSON(
+            conversation: conversationJSON(transcript.conversation),
+            messages: transcript.messages.map { message in
+                MessageJSON(
+                    id: message.id.rawValue, gmailId: message.gmailID, threadId: message.threadID,
+                    from: AddressJSON(message.from), isFromMe: message.isFromMe, date: time.iso8601(message.internalDateMs),
+                    subject: message.subject, text: fullText ? (message.originalText ?? message.text) : message.text,
+                    labels: message.labels,
+                    attachments: message.attachments.map { AttachmentJSON(filename: $0.filename, mimeType: $0.mimeType, size: $0.size) })
+            }))
+    }
+
+    public func render(_ status: StoreStatus) throws -> String {
+        let counts = status.actionCounts
+        return try encode(StatusJSON(
+            account: status.account.email, historyId: status.account.historyID,
+            lastSyncAt: status.account.lastSyncAtMs.map(time.iso8601),
+            messageCount: status.messageCount, conversationCount: status.conversationCount,
+            archivedConversationCount: status.archivedConversationCount,
+            unreadConversationCount: status.unreadConversationCount,
+            pendingActions: .init(
+                pending: counts["pending"] ?? 0, processing: counts["processing"] ?? 0, failed: counts["failed"] ?? 0,
+                completed: counts["completed"] ?? 0, abandoned: counts["abandoned"] ?? 0),
+            abandonedMessages: status.abandonedMessageCount))
+    }
+
+    func conversationJSON(_ conversation: ConversationSummary) -> ConversationJSON {
+        ConversationJSON(
+            id: conversation.id.rawValue, participants: conversation.participants.map(AddressJSON.init),
+            title: conversation.title, lastMessageAt: time.iso8601(conversation.lastMessageAtMs),
+            snippet: conversation.snippet, messageCount: conversation.messageCount,
+            unreadCount: conversation.unreadCount, archived: conversation.isArchived, isNewsletter: conversation.isNewsletter)
+    }
+
+    func encode(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let json = String(decoding: try encoder.encode(value), as: UTF8.self)
+        return Self.escapingInvisibleControls(json) + "\n"
+    }
+
+    /// Escapes scalars that JSONEncoder leaves raw but a terminal could act on.
+    static func escapingInvisibleControls(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: needsEscape) else { return json }
+        var output = ""
+        for scalar in json.unicodeScalars {
+            if needsEscape(scalar) {
+                let hex = String(scalar.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
+    }
+
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+}
+
+struct AddressJSON: Encodable {
+    var address: String
+    var name: String?
+
+    init(_ address: EmailAddress) {
+        self.address = address.address
+        self.name = address.name
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(address, forKey: .address)
+        try container.encode(name, forKey: .name)  // null, not absent
+    }
+
+    enum CodingKeys: String, CodingKey { case address, name }
+}
+
+struct ConversationJSON: Encodable {
+    var id: Int64
+    var participants: [AddressJSON]
+    var title: String
+    var lastMessageAt: String
+    var snippet: String
+    var messageCount: Int
+    var unreadCount: Int
+    var archived: Bool
+    var isNewsletter: Bool
+}
+
+struct AttachmentJSON: Encodable {
+    var filename: String
+    var mimeType: String
+    var size: Int64
+}
+
+struct MessageJSON: Encodable {
+    var id: Int64
+    var gmailId: String
+    var threadId: String
+    var from: AddressJSON
+    var isFromMe: Bool
+    var date: String
+    var subject: String
+    var text: String
+    var labels: [String]
+    var attachments: [AttachmentJSON]
+}
+
+struct TranscriptJSON: Encodable {
+    var conversation: ConversationJSON
+    var messages: [MessageJSON]
+}
+
+struct StatusJSON: Encodable {
+    struct PendingActions: Encodable {
+        var pending, processing, failed, completed, abandoned: Int
+    }
+
+    var account: String
+    var historyId: String?
+    var lastSyncAt: String?
+    var messageCount: Int
+    var conversationCount: Int
+    var archivedConversationCount: Int
+    var unreadConversationCount: Int
+    var pendingActions: PendingActions
+    var abandonedMessages: Int
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(account, forKey: .account)
+        try container.encode(historyId, forKey: .historyId)  // null before the first sync
+        try container.encode(lastSyncAt, forKey: .lastSyncAt)
+        try container.encode(messageCount, forKey: .messageCount)
+        try container.encode(conversationCount, forKey: .conversationCount)
+        try container.encode(archivedConversationCount, forKey: .archivedConversationCount)
+        try container.encode(unreadConversationCount, forKey: .unreadConversationCount)
+        try container.encode(pendingActions, forKey: .pendingActions)
+        try container.encode(abandonedMessages, forKey: .abandonedMessages)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case account, historyId, lastSyncAt, messageCount, conversationCount, archivedConversationCount
+        case unreadConversationCount, pendingActions, abandonedMessages
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import ChatmailStore
+import Foundation
+
+/// Benchmarks and fixtures for chatmail. Figures go to `Docs/PERFORMANCE.md`.
+@main
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chatmail-bench",
+        abstract: "Seed synthetic stores and measure chatmail.",
+        subcommands: [Seed.self, StoreBenchmark.self])
+}
+
+/// `chatmail-bench seed`: fills a chatmail home with a synthetic mailbox.
+struct Seed: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Fill a chatmail home with a synthetic mailbox.")
+
+    @Option(help: "The chatmail home to create.") var home: String
+    @Option(help: "Messages to create.") var messages = 500
+    @Option(help: "Conversations to spread them over.") var conversations = 40
+    @Option(help: "Messages in the first (long) conversation.") var bigConversation = 60
+
+    func run() throws {
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let store = try ChatmailStore(path: URL(fileURLWithPath: home).appendingPathComponent("chatmail.sqlite").path)
+        try SyntheticMailbox(
+            messageCount: messages, conversationCount: conversations, bigConversationSize: bigConversation,
+            endDateMs: ChatmailStore.systemClock()
+        ).seed(into: store)
+        print("Seeded \(messages) messages in \(conversations) conversations into \(home)")
+    }
+}
+
+/// `chatmail-bench store`: the foundation benchmark.
+struct StoreBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "store",
+        abstract: "Seed 100,000 messages in 10,000 conversations, then time `conversations` and `show`.")
+
+    @Option(help: "Messages to seed.") var messages = 100_000
+    @Option(help: "Conversations to seed.") var conversations = 10_000
+    @Option(help: "Messages in the conversation `show` is timed on.") var bigConversation = 2_000
+    @Option(help: "Timed runs of each command.") var runs = 21
+    @Option(help: "Keep the seeded home here instead of a temporary directory.") var home: String?
+
+    func run() throws {
+        let dir = home.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { if home == nil { try? FileManager.default.removeItem(at: dir) } }  // best-effort cleanup of a scratch dir
+        let databasePath = dir.appendingPathComponent("chatmail.sqlite").path
+
+        let mailbox = SyntheticMailbox(
+            messageCount: messages, conversationCount: conversations, bigConversationSize: bigConversation,
+            endDateMs: ChatmailStore.systemClock())
+        let store = try ChatmailStore(path: databasePath)
+        let seedStart = ContinuousClock.now
+        try mailbox.seed(into: store)
+        let seedSeconds = (ContinuousClock.now - seedStart).seconds
+        print("seed: \(messages) messages, \(conversations) conversations in \(format(seedSeconds)) s = \(Int(Double(messages) / seedSeconds)) messages/s")
+
+        let chatmail = try ProcessTimer.siblingExecutable(named: "chatmail")
+        let environment = ["CHATMAIL_HOME": dir.path, "NO_COLOR": "1", "COLUMNS": "100"]
+        let person = SyntheticMailbox.person(0)
+        let cases: [(String, [String])] = [
+            ("chatmail --help", ["--help"]),
+            ("chatmail conversations", ["conversations"]),
+            ("chatmail show <name> (default --limit 50)", ["show", person.name!]),
+            ("chatmail show <address> --limit 2000", ["show", person.address, "--limit", "2000"]),
+        ]
+        print("whole-process wall time, \(runs) runs each, output to a file (median / min / max):")
+        for (label, arguments) in cases {
+            let times = try ProcessTimer.time(chatmail, arguments: arguments, environment: environment, runs: runs)
+            let sorted = times.sorted()
+            print("  \(label): \(ms(sorted[sorted.count / 2])) / \(ms(sorted.first!)) / \(ms(sorted.last!)) ms")
+        }
+    }
+
+    private func format(_ seconds: Double) -> String { String(Double(Int(seconds * 100)) / 100) }
+    private func ms(_ seconds: Double) -> String { String(Double(Int(seconds * 10_000)) / 10) }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
