@@ -81,7 +81,12 @@ let package = Package(
         ),
         .testTarget(
             name: "ChatmailCLITests",
-            dependencies: ["ChatmailCLI", "ChatmailStore"],
+            // Depends on the executable so `swift test` always builds the binary the end-to-end tests run.
+            dependencies: [
+                "ChatmailCLI", "ChatmailStore", "TerminalUI", "chatmail",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strictSettings
         ),
     ]

@@ -22,7 +22,7 @@ public struct ChatmailCommand: AsyncParsableCommand {
 
     /// Parses the command line, runs the command, and exits with the status its outcome maps to.
     public static func main() async {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        let arguments = GlobalOptions.movingGlobalsAfterSubcommand(Array(CommandLine.arguments.dropFirst()))
         let verbose = arguments.contains("--verbose") || arguments.contains("-v")
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

@@ -26,3 +26,35 @@ struct GlobalOptions: ParsableArguments {
         }
     }
 }
+
+extension GlobalOptions {
+    /// Global options that take a value, and flags, as they may appear before the subcommand.
+    static let valueOptions: Set<String> = ["--home", "--account", "--color", "--width"]
+    static let flagOptions: Set<String> = ["--verbose", "-v"]
+
+    /// Moves global options written before the subcommand (`chatmail --home DIR show alice`) to just
+    /// after it, where ArgumentParser looks for them. Everything else keeps its order.
+    static func movingGlobalsAfterSubcommand(_ arguments: [String]) -> [String] {
+        var leading: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            if valueOptions.contains(name) {
+                leading.append(argument)
+                if !argument.contains("="), index + 1 < arguments.count {
+                    leading.append(arguments[index + 1])
+                    index += 1
+                }
+            } else if flagOptions.contains(argument) {
+                leading.append(argument)
+            } else {
+                break
+            }
+            index += 1
+        }
+        guard !leading.isEmpty, index < arguments.count else { return arguments }
+        // arguments[index] is the subcommand; its own arguments follow the moved globals.
+        return [arguments[index]] + leading + arguments[(index + 1)...]
+    }
+}

@@ -61,7 +61,7 @@ public final class ChatmailStore: Sendable {
     /// - throws: the body's error (after rolling back), or ``StoreError/databaseLocked``.
     public func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
         try mapLockErrors {
-            try pool.write { db in try body(StoreTransaction(db: db, clock: clock)) }
+            try pool.write { db in try Self.run(body, db: db, clock: clock) }
         }
     }
 
@@ -69,8 +69,16 @@ public final class ChatmailStore: Sendable {
     public func write<T: Sendable>(_ body: @escaping @Sendable (StoreTransaction) throws -> T) async throws -> T {
         let clock = self.clock
         return try await mapLockErrors {
-            try await pool.write { db in try body(StoreTransaction(db: db, clock: clock)) }
+            try await pool.write { db in try Self.run(body, db: db, clock: clock) }
         }
+    }
+
+    /// Runs `body`, then the transaction's deferred work (the search index), inside GRDB's transaction.
+    private static func run<T>(_ body: (StoreTransaction) throws -> T, db: Database, clock: @escaping Clock) throws -> T {
+        let transaction = StoreTransaction(db: db, clock: clock)
+        let result = try body(transaction)
+        try transaction.finish()
+        return result
     }
 
     /// Runs `body` in a read transaction, a consistent snapshot of the database.

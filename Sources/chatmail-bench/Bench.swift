@@ -54,10 +54,11 @@ struct StoreBenchmark: ParsableCommand {
             messageCount: messages, conversationCount: conversations, bigConversationSize: bigConversation,
             endDateMs: ChatmailStore.systemClock())
         let store = try ChatmailStore(path: databasePath)
-        let seedStart = ContinuousClock.now
-        try mailbox.seed(into: store)
-        let seedSeconds = (ContinuousClock.now - seedStart).seconds
+        let timings = try mailbox.seed(into: store)
+        let seedSeconds = timings.persistSeconds + timings.rollupSeconds
         print("seed: \(messages) messages, \(conversations) conversations in \(format(seedSeconds)) s = \(Int(Double(messages) / seedSeconds)) messages/s")
+        print("  persist (500 per transaction): \(format(timings.persistSeconds)) s = \(Int(Double(messages) / timings.persistSeconds)) messages/s")
+        print("  rollups (one pass over \(conversations) conversations): \(format(timings.rollupSeconds)) s")
 
         let chatmail = try ProcessTimer.siblingExecutable(named: "chatmail")
         let environment = ["CHATMAIL_HOME": dir.path, "NO_COLOR": "1", "COLUMNS": "100"]

@@ -18,6 +18,7 @@ public enum EmailNormalizer {
     /// Surrounding whitespace and angle brackets are trimmed. A value without `@` is only trimmed and
     /// lowercased, so that even broken headers map to a stable key.
     public static func identityKey(for address: String) -> String {
+        if let key = asciiIdentityKey(for: address) { return key }
         var trimmed = Substring(address).trimmingWhitespace()
         if trimmed.first == "<" && trimmed.last == ">" && trimmed.count >= 2 {
             trimmed = trimmed.dropFirst().dropLast().trimmingWhitespace()
@@ -30,6 +31,31 @@ public enum EmailNormalizer {
         guard gmailDomains.contains(String(domain)) else { return lowered }
         let untagged = local.prefix { $0 != "+" }
         return untagged.filter { $0 != "." } + "@gmail.com"
+    }
+}
+
+extension EmailNormalizer {
+    /// The same rules on bytes, for the common case of a plain ASCII address with nothing to trim:
+    /// normalization runs for every address of every stored message, so it must be cheap.
+    static func asciiIdentityKey(for address: String) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(address.utf8.count)
+        var at: Int?
+        for byte in address.utf8 {
+            // Whitespace, brackets, quotes and non-ASCII take the general path.
+            guard byte > 0x20, byte < 0x7F, byte != UInt8(ascii: "<"), byte != UInt8(ascii: ">"), byte != UInt8(ascii: "\"")
+            else { return nil }
+            if byte == UInt8(ascii: "@") { at = bytes.count }
+            bytes.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
+        }
+        guard let at else { return String(decoding: bytes, as: UTF8.self) }
+        let domain = bytes[(at + 1)...]
+        guard domain.elementsEqual("gmail.com".utf8) || domain.elementsEqual("googlemail.com".utf8) else {
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        var local = bytes[..<at].prefix { $0 != UInt8(ascii: "+") }.filter { $0 != UInt8(ascii: ".") }
+        local.append(contentsOf: "@gmail.com".utf8)
+        return String(decoding: local, as: UTF8.self)
     }
 }
 

@@ -42,9 +42,15 @@ public struct ParticipantSet: Sendable, Equatable {
     /// `true` when the message involves nobody but the account itself.
     public var isNoteToSelf: Bool { members.isEmpty }
 
-    /// The participant hash: lowercase hex SHA-256 of `"p|" + sorted normalized addresses joined by "|"`.
+    /// The string the hash is taken of: `"p|"` + the sorted normalized addresses joined by `"|"`.
+    /// Equal keys mean the same conversation, so it also serves as a cheap cache key.
+    public var hashInput: String {
+        "p|" + members.map(\.normalizedAddress).joined(separator: "|")
+    }
+
+    /// The participant hash: lowercase hex SHA-256 of ``hashInput``.
     public var hash: String {
-        Self.hash(ofNormalizedAddresses: members.map(\.normalizedAddress))
+        SHA256.hexDigest(of: Array(hashInput.utf8))
     }
 
     /// The participant hash of already-normalized addresses, in any order, duplicates allowed.

@@ -15,6 +15,22 @@ public struct ConversationSummary: Sendable, Equatable {
     public var isNewsletter: Bool
 
     public var isArchived: Bool { archivedAtMs != nil }
+
+    public init(
+        id: ConversationID, title: String, participants: [EmailAddress], lastMessageAtMs: Int64, snippet: String,
+        messageCount: Int, unreadCount: Int, hasInbox: Bool, archivedAtMs: Int64?, isNewsletter: Bool
+    ) {
+        self.id = id
+        self.title = title
+        self.participants = participants
+        self.lastMessageAtMs = lastMessageAtMs
+        self.snippet = snippet
+        self.messageCount = messageCount
+        self.unreadCount = unreadCount
+        self.hasInbox = hasInbox
+        self.archivedAtMs = archivedAtMs
+        self.isNewsletter = isNewsletter
+    }
 }
 
 /// Which conversations the list shows.

@@ -6,6 +6,13 @@ public struct TranscriptMessage: Sendable, Equatable {
         public var mimeType: String
         public var size: Int64
         public var isInline: Bool
+
+        public init(filename: String, mimeType: String, size: Int64, isInline: Bool) {
+            self.filename = filename
+            self.mimeType = mimeType
+            self.size = size
+            self.isInline = isInline
+        }
     }
 
     public var id: MessageID
@@ -25,6 +32,24 @@ public struct TranscriptMessage: Sendable, Equatable {
 
     /// `true` when the message is UNREAD.
     public var isUnread: Bool { labels.contains("UNREAD") }
+
+    public init(
+        id: MessageID, gmailID: String, threadID: String, from: EmailAddress, isFromMe: Bool, internalDateMs: Int64,
+        subject: String, text: String, originalText: String?, isNewsletter: Bool, labels: [String], attachments: [Attachment]
+    ) {
+        self.id = id
+        self.gmailID = gmailID
+        self.threadID = threadID
+        self.from = from
+        self.isFromMe = isFromMe
+        self.internalDateMs = internalDateMs
+        self.subject = subject
+        self.text = text
+        self.originalText = originalText
+        self.isNewsletter = isNewsletter
+        self.labels = labels
+        self.attachments = attachments
+    }
 }
 
 /// The newest messages of one conversation, oldest first.
@@ -33,6 +58,12 @@ public struct Transcript: Sendable, Equatable {
     public var messages: [TranscriptMessage]
     /// How many older messages the limit left out.
     public var earlierMessageCount: Int
+
+    public init(conversation: ConversationSummary, messages: [TranscriptMessage], earlierMessageCount: Int) {
+        self.conversation = conversation
+        self.messages = messages
+        self.earlierMessageCount = earlierMessageCount
+    }
 }
 
 /// Counts for `chatmail status`.

@@ -23,8 +23,10 @@ extension StoreTransaction {
     public func recomputeRollups(for conversations: Set<ConversationID>) throws {
         guard !conversations.isEmpty else { return }
         let ids = "[" + conversations.map { String($0.rawValue) }.joined(separator: ",") + "]"
-        try db.execute(sql: Self.rollupSQL, arguments: ["ids": ids, "now": nowMs])
-        try db.execute(sql: Self.emptyRollupSQL, arguments: ["ids": ids, "now": nowMs])
+        let labels = try RollupLabels.load(db)
+        let arguments: StatementArguments = ["ids": ids, "now": nowMs]
+        try db.execute(sql: Self.rollupSQL(labels), arguments: arguments)
+        try db.execute(sql: Self.emptyRollupSQL(labels), arguments: arguments)
         try db.execute(
             sql: """
                 DELETE FROM conversation
@@ -35,25 +37,46 @@ extension StoreTransaction {
         try refreshTitles(ids: ids)
     }
 
-    /// Whether message `m` has the label with Gmail id `:label` (a correlated subquery).
-    private static func hasLabel(_ labels: String) -> String {
-        """
-        EXISTS (SELECT 1 FROM message_label ml JOIN label l ON l.id = ml.label_id
-                WHERE ml.message_id = m.id AND l.gmail_id IN (\(labels)))
-        """
+    /// The row ids of the labels rollups look at, in every account.
+    ///
+    /// Resolving them once lets each per-message check be a direct probe of message_label's primary key
+    /// (message_id, label_id) instead of a join through `label` for every message.
+    struct RollupLabels {
+        var inbox: [Int64] = []
+        var unread: [Int64] = []
+        var hidden: [Int64] = []
+
+        static func load(_ db: Database) throws -> RollupLabels {
+            var labels = RollupLabels()
+            for row in try Row.fetchAll(db, sql: "SELECT id, gmail_id FROM label WHERE gmail_id IN ('INBOX', 'UNREAD', 'TRASH', 'SPAM')") {
+                let id: Int64 = row["id"]
+                switch row["gmail_id"] as String {
+                case "INBOX": labels.inbox.append(id)
+                case "UNREAD": labels.unread.append(id)
+                default: labels.hidden.append(id)
+                }
+            }
+            return labels
+        }
     }
 
-    private static let visibleMessages = """
-        SELECT m.id, m.conversation_id, m.internal_date_ms, m.is_from_me, m.is_newsletter,
-               \(hasLabel("'INBOX'")) AS in_inbox,
-               \(hasLabel("'UNREAD'")) AS is_unread
-        FROM message m
-        WHERE m.conversation_id IN (SELECT value FROM json_each(:ids))
-          AND NOT \(hasLabel("'TRASH', 'SPAM'"))
-        """
+    /// Whether message `m` has one of `labelRows` (integers, so inlining them is safe).
+    private static func hasLabel(_ labelRows: [Int64]) -> String {
+        guard !labelRows.isEmpty else { return "0" }
+        let list = labelRows.map(String.init).joined(separator: ", ")
+        return "EXISTS (SELECT 1 FROM message_label ml WHERE ml.message_id = m.id AND ml.label_id IN (\(list)))"
+    }
 
-    private static let rollupSQL = """
-        WITH visible AS (\(visibleMessages)),
+    private static func rollupSQL(_ labels: RollupLabels) -> String {
+        """
+        WITH visible AS (
+            SELECT m.id, m.conversation_id, m.internal_date_ms, m.is_from_me, m.is_newsletter,
+                   \(hasLabel(labels.inbox)) AS in_inbox,
+                   \(hasLabel(labels.unread)) AS is_unread
+            FROM message m
+            WHERE m.conversation_id IN (SELECT value FROM json_each(:ids))
+              AND NOT \(hasLabel(labels.hidden))
+        ),
         aggregate AS (
             SELECT conversation_id,
                    MAX(internal_date_ms) AS last_ms,
@@ -64,7 +87,7 @@ extension StoreTransaction {
                    MIN(is_newsletter) AS all_newsletter,
                    -- Walks message_by_conversation_date backwards: one index probe per conversation.
                    (SELECT m.id FROM message m WHERE m.conversation_id = visible.conversation_id
-                      AND NOT \(hasLabel("'TRASH', 'SPAM'"))
+                      AND NOT \(hasLabel(labels.hidden))
                     ORDER BY m.internal_date_ms DESC, m.id DESC LIMIT 1) AS newest_id
             FROM visible GROUP BY conversation_id
         )
@@ -86,16 +109,19 @@ extension StoreTransaction {
         FROM aggregate
         WHERE conversation.id = aggregate.conversation_id
         """
+    }
 
     /// Conversations whose messages are all in TRASH or SPAM: nothing visible is left.
-    private static let emptyRollupSQL = """
+    private static func emptyRollupSQL(_ labels: RollupLabels) -> String {
+        """
         UPDATE conversation SET message_count = 0, unread_count = 0, has_inbox = 0, snippet = '',
             is_newsletter = 0, archived_at_ms = coalesce(archived_at_ms, :now)
         WHERE id IN (SELECT value FROM json_each(:ids))
           AND NOT EXISTS (
               SELECT 1 FROM message m WHERE m.conversation_id = conversation.id
-                AND NOT \(hasLabel("'TRASH', 'SPAM'")))
+                AND NOT \(hasLabel(labels.hidden)))
         """
+    }
 
     private func refreshTitles(ids: String) throws {
         let rows = try Row.fetchAll(

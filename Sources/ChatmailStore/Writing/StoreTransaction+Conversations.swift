@@ -7,8 +7,9 @@ extension StoreTransaction {
     /// against the UNIQUE (account_id, participant_hash) constraint, and the id is read back in the
     /// same transaction, so two writers racing on one new participant set end with ONE conversation.
     public func findOrCreateConversation(for participants: ParticipantSet, in account: AccountID) throws -> ConversationID {
+        let cacheKey = participants.hashInput
+        if let cached = conversationCache[account]?[cacheKey] { return cached }
         let hash = participants.hash
-        if let cached = conversationCache[account]?[hash] { return cached }
         let select = try db.cachedStatement(
             sql: "SELECT id FROM conversation WHERE account_id = ? AND participant_hash = ?")
         let id: ConversationID
@@ -36,20 +37,36 @@ extension StoreTransaction {
                 try insertMember.execute(arguments: [id, member.normalizedAddress, member.address, member.name])
             }
         }
-        conversationCache[account, default: [:]][hash] = id
+        conversationCache[account, default: [:]][cacheKey] = id
         return id
     }
 
     /// Keeps participants' display names current: a later message's non-empty name replaces the old one.
+    ///
+    /// Most messages repeat names the store already has, so names written by this transaction are
+    /// remembered and not written again.
     func refreshParticipantNames(_ participants: ParticipantSet, in conversation: ConversationID) throws {
-        let update = try db.cachedStatement(
-            sql: """
-                UPDATE conversation_participant SET display_name = ?
-                WHERE conversation_id = ? AND address_normalized = ? AND display_name IS NOT ?
-                """)
+        var update: Statement?
         for member in participants.members {
             guard let name = member.name else { continue }
-            try update.execute(arguments: [name, conversation, member.normalizedAddress, name])
+            let key = ParticipantKey(conversation: conversation, address: member.normalizedAddress)
+            if knownParticipantNames[key] == name { continue }
+            if update == nil {
+                update = try db.cachedStatement(
+                    sql: """
+                        UPDATE conversation_participant SET display_name = ?
+                        WHERE conversation_id = ? AND address_normalized = ? AND display_name IS NOT ?
+                        """)
+            }
+            update?.setUncheckedArguments([name, conversation, member.normalizedAddress, name])
+            try update?.execute()
+            knownParticipantNames[key] = name
         }
     }
+}
+
+/// A participant of one conversation, as a cache key.
+struct ParticipantKey: Hashable {
+    var conversation: ConversationID
+    var address: String
 }

@@ -24,15 +24,36 @@ extension StoreTransaction {
             isFromMe, message.sizeEstimate, message.historyID.map { String($0) },
         ]
 
-        let existing = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT id, conversation_id FROM message WHERE account_id = ? AND gmail_id = ?"),
-            arguments: [account, message.gmailID])
+        // New messages are the common case: try the insert first, and fall back to an update only when
+        // the UNIQUE (account_id, gmail_id) constraint says the message is already stored.
+        let insert = try db.cachedStatement(
+            sql: """
+                INSERT INTO message (account_id, gmail_id, thread_id, conversation_id, internal_date_ms,
+                    from_address, from_name, subject, snippet, body_text, original_text, body_html_sanitized,
+                    quoted_text_removed, is_newsletter, newsletter_reason, is_from_me, size_estimate,
+                    gmail_history_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (account_id, gmail_id) DO NOTHING
+                """)
+        insert.setUncheckedArguments(StatementArguments([account, message.gmailID] + columns))
+        try insert.execute()
         let messageID: MessageID
         var previousConversation: ConversationID?
-        if let existing {
+        let wasInserted = db.changesCount == 1
+        if wasInserted {
+            messageID = MessageID(rawValue: db.lastInsertedRowID)
+            searchIndex.messageInserted(messageID)
+        } else {
+            guard let existing = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT id, conversation_id FROM message WHERE account_id = ? AND gmail_id = ?"),
+                arguments: [account, message.gmailID])
+            else {
+                preconditionFailure("A message that conflicted on insert is missing inside the same transaction")
+            }
             messageID = existing["id"]
             let oldConversation: ConversationID = existing["conversation_id"]
             if oldConversation != conversation { previousConversation = oldConversation }
+            try searchIndex.messageWillChange(messageID, in: db)
             try db.cachedStatement(
                 sql: """
                     UPDATE message SET thread_id = ?, conversation_id = ?, internal_date_ms = ?, from_address = ?,
@@ -45,17 +66,6 @@ extension StoreTransaction {
             for table in ["message_participant", "message_label", "attachment"] {
                 try db.cachedStatement(sql: "DELETE FROM \(table) WHERE message_id = ?").execute(arguments: [messageID])
             }
-        } else {
-            try db.cachedStatement(
-                sql: """
-                    INSERT INTO message (account_id, gmail_id, thread_id, conversation_id, internal_date_ms,
-                        from_address, from_name, subject, snippet, body_text, original_text, body_html_sanitized,
-                        quoted_text_removed, is_newsletter, newsletter_reason, is_from_me, size_estimate,
-                        gmail_history_id)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """
-            ).execute(arguments: StatementArguments([account, message.gmailID] + columns))
-            messageID = MessageID(rawValue: db.lastInsertedRowID)
         }
 
         try insertParticipants(of: message, into: messageID)
@@ -63,7 +73,7 @@ extension StoreTransaction {
         try insertAttachments(message.attachments, into: messageID)
         return MessageUpsert(
             messageID: messageID, conversationID: conversation,
-            previousConversationID: previousConversation, wasInserted: existing == nil)
+            previousConversationID: previousConversation, wasInserted: wasInserted)
     }
 
     private func insertParticipants(of message: MessageInput, into messageID: MessageID) throws {
@@ -77,7 +87,8 @@ extension StoreTransaction {
         ]
         for (role, addresses) in roles {
             for address in addresses {
-                try insert.execute(arguments: [messageID, role, address.normalizedAddress, address.address, address.name])
+                insert.setUncheckedArguments([messageID, role, address.normalizedAddress, address.address, address.name])
+                try insert.execute()
             }
         }
     }
@@ -86,7 +97,8 @@ extension StoreTransaction {
         let insert = try db.cachedStatement(
             sql: "INSERT INTO message_label (message_id, label_id) VALUES (?, ?) ON CONFLICT DO NOTHING")
         for gmailID in labelIDs {
-            try insert.execute(arguments: [messageID, try labelRowID(for: gmailID, in: account)])
+            insert.setUncheckedArguments([messageID, try labelRowID(for: gmailID, in: account)])
+            try insert.execute()
         }
     }
 
@@ -143,7 +155,10 @@ extension StoreTransaction {
     public func deleteMessages(gmailIDs: [String], in account: AccountID) throws -> Set<ConversationID> {
         let rows = try messageRows(forGmailIDs: gmailIDs, in: account)
         let delete = try db.cachedStatement(sql: "DELETE FROM message WHERE id = ?")
-        for row in rows { try delete.execute(arguments: [row.message]) }
+        for row in rows {
+            try searchIndex.messageWillBeDeleted(row.message, in: db)
+            try delete.execute(arguments: [row.message])
+        }
         return Set(rows.map(\.conversation))
     }
 

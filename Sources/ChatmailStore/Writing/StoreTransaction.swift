@@ -11,10 +11,17 @@ public final class StoreTransaction {
     private var aliasCache: [AccountID: Set<String>] = [:]
     var labelRowCache: [AccountID: [String: Int64]] = [:]
     var conversationCache: [AccountID: [String: ConversationID]] = [:]
+    var knownParticipantNames: [ParticipantKey: String] = [:]
+    var searchIndex = SearchIndexWriter()
 
     init(db: Database, clock: @escaping ChatmailStore.Clock) {
         self.db = db
         self.clock = clock
+    }
+
+    /// Finishes the transaction's deferred work; ``ChatmailStore/write(_:)`` calls it after the body.
+    func finish() throws {
+        try searchIndex.flush(in: db)
     }
 
     /// The current time from the store's clock, in ms since the epoch.

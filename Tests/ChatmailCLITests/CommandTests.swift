@@ -1,0 +1,244 @@
+import ArgumentParser
+@testable import ChatmailCLI
+import ChatmailStore
+import Foundation
+import GRDB
+import TerminalUI
+import Testing
+
+@Suite struct ConversationsCommandTests {
+    @Test("--json has every key of cli.md, newest first")
+    func jsonShape() throws {
+        let fixture = try CLIFixture()
+        try fixture.seedCast()
+        let result = try fixture.run(["conversations", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = try #require(try result.json() as? [[String: Any]])
+        #expect(rows.count == 4)
+        for row in rows {
+            #expect(Set(row.keys) == ["id", "participants", "title", "lastMessageAt", "snippet", "messageCount", "unreadCount", "archived", "isNewsletter"])
+            let participants = try #require(row["participants"] as? [[String: Any]])
+            #expect(participants.allSatisfy { Set($0.keys) == ["address", "name"] })
+        }
+        #expect(rows.map { $0["title"] as? String } == ["Alice Liddell", "Alan Turing", "Alice, Bob", "Shop News"])
+        #expect(rows[0]["unreadCount"] as? Int == 1)
+        #expect(rows[0]["lastMessageAt"] as? String == "2025-03-05T11:00:00+00:00")
+        #expect(rows[3]["isNewsletter"] as? Bool == true)
+        #expect((rows[0]["participants"] as? [[String: Any]])?.first?["address"] as? String == "Alice@Example.com")
+    }
+
+    @Test("plain output is one row per conversation with relative times")
+    func plain() throws {
+        let fixture = try CLIFixture()
+        try fixture.seedCast()
+        let result = try fixture.run(["conversations", "--color", "never"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 4)
+        #expect(lines[0].hasPrefix("● Alice Liddell (1)") && lines[0].hasSuffix("11:00"))
+        #expect(lines[1].contains("Alan Turing") && lines[1].hasSuffix("Yesterday"))
+        #expect(lines[3].contains("[news]"))
+        #expect(!result.stdout.contains("\u{1B}"))
+    }
+
+    @Test("colour follows --color and NO_COLOR")
+    func colour() throws {
+        let fixture = try CLIFixture()
+        try fixture.seedCast()
+        #expect(try fixture.run(["conversations", "--color", "always"]).stdout.contains("\u{1B}["))
+        #expect(!(try fixture.run(["conversations"]).stdout.contains("\u{1B}[")))  // auto, and stdout is a pipe
+        #expect(!(try fixture.run(["conversations", "--color", "auto"], environment: ["NO_COLOR": "1"]).stdout.contains("\u{1B}[")))
+    }
+}
+
+@Suite struct ShowCommandTests {
+    @Test("--json has every key of cli.md, messages oldest first")
+    func jsonShape() throws {
+        let fixture = try CLIFixture()
+        try fixture.seedCast()
+        let result = try fixture.run(["show", "alice@example.com", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try result.json() as? [String: Any])
+        #expect(Set(object.keys) == ["conversation", "messages"])
+        let conversation = try #require(object["conversation"] as? [String: Any])
+        #expect(conversation["title"] as? String == "Alice Liddell")
+        let messages = try #require(object["messages"] as? [[String: Any]])
+        #expect(messages.map { $0["gmailId"] as? String } == ["a1", "a2", "a3"])
+        for message in messages {
+            #expect(Set(message.keys) == ["id", "gmailId", "threadId", "from", "isFromMe", "date", "subject", "text", "labels", "attachments"])
+        }
+        #expect(messages[1]["isFromMe"] as? Bool == true)
+        #expect(messages[2]["labels"] as? [String] == ["INBOX", "UNREAD"])
+        let attachment = try #require((messages[2]["attachments"] as? [[String: Any]])?.first)
+        #expect(Set(attachment.keys) == ["filename", "mimeType", "size"])
+        #expect(attachment["size"] as? Int == 20_480)
+    }
+
+    @Test("--limit keeps the newest messages")
+    func limit() throws {
+        let fixture = try CLIFixture()
+        try fixture.seedCast()
+        let object = try #require(try fixture.run(["show", "Alice Liddell", "--json", "--limit", "2"]).json() as? [String: Any])
+        #expect((object["messages"] as? [[String: Any]])?.map { $0["gmailId"] as? String } == ["a2", "a3"])
+    }
+
+    @Test("resolves an exact address, a name in any case, and a unique prefix", arguments: [
+        "alice@example.com", "ALICE@EXAMPLE.COM", "alice liddell", "Lidd", "alic",
+    ])
+    func resolves(person: String) throws {
+        let fixture = try CLIFixture()
+        try fixture.seedCast()
+        let result = try fixture.run(["show", person, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try result.json() as? [String: Any])
+        #expect((object["conversation"] as? [String: Any])?["title"] as? String == "Alice Liddell")
+    }
+
+    @Test("an ambiguous prefix exits 2 and lists the candidates on stderr")
+    func ambiguous() throws {
+        let fixture = try CLIFixture()
+        try fixture.seedCast()
+        let result = try fixture.run(["show", "al"])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("chatmail: \"al\" matches 2 conversations") == true)
+        #expect(lines.dropFirst().map { $0.trimmingCharacters(in: .whitespaces) } == [
+            "Alice Liddell <Alice@Example.com> (3 messages)", "Alan Turing <alan@example.org> (1 message)",
+        ])
+    }
+
+    @Test("an unknown person exits 2 with one line")
+    func unknown() throws {
+        let fixture = try CLIFixture()
+        try fixture.seedCast()
+        let result = try fixture.run(["show", "zorro"])
+        #expect(result.status == 2)
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(result.stderr.contains("No conversation matches \"zorro\""))
+    }
+
+    @Test("the plain transcript shows both sides, the unread divider and attachments")
+    func plain() throws {
+        let fixture = try CLIFixture()
+        try fixture.seedCast()
+        let result = try fixture.run(["show", "alice liddell", "--width", "60"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.allSatisfy { $0.count <= 60 })
+        #expect(lines.contains { $0.hasPrefix("Alice Liddell · ") })
+        #expect(lines.contains { $0.hasSuffix("You · 12:10") })
+        #expect(lines.contains { $0.trimmingCharacters(in: .whitespaces) == "── unread ──" })
+        #expect(result.stdout.contains("map.png (20 KB)"))
+    }
+}
+
+@Suite struct StatusAndErrorTests {
+    @Test("status --json reports counts")
+    func statusJSON() throws {
+        let fixture = try CLIFixture()
+        try fixture.seedCast()
+        let result = try fixture.run(["status", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try result.json() as? [String: Any])
+        #expect(Set(object.keys) == [
+            "account", "historyId", "lastSyncAt", "messageCount", "conversationCount", "archivedConversationCount",
+            "unreadConversationCount", "pendingActions", "abandonedMessages",
+        ])
+        #expect(object["account"] as? String == "me@example.org")
+        #expect(object["historyId"] is NSNull)
+        #expect(object["messageCount"] as? Int == 6)
+        #expect(object["conversationCount"] as? Int == 4)
+        #expect(object["unreadConversationCount"] as? Int == 2)
+    }
+
+    @Test("without an account, read commands exit 3, say what to do, and create nothing")
+    func notLoggedIn() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-empty-\(UUID().uuidString)")
+        for command in [["conversations"], ["show", "alice"], ["status"]] {
+            let result = try CLIFixture.run(["--home", empty.path] + command)
+            #expect(result.status == 3)
+            #expect(result.stderr == "chatmail: No Gmail account is set up yet. Run `chatmail login` first.\n")
+        }
+        #expect(!FileManager.default.fileExists(atPath: empty.path))
+    }
+
+    @Test("CHATMAIL_HOME is used when --home is absent")
+    func homeFromEnvironment() throws {
+        let fixture = try CLIFixture()
+        try fixture.seedCast()
+        let result = try CLIFixture.run(["status", "--json"], environment: ["CHATMAIL_HOME": fixture.home.path])
+        #expect(result.status == 0)
+    }
+
+    @Test("a database from a newer chatmail exits 4 with one line")
+    func newerDatabase() throws {
+        let fixture = try CLIFixture()
+        try fixture.seedCast()
+        try DatabaseQueue(path: fixture.home.appendingPathComponent("chatmail.sqlite").path).write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('999_future')")
+        }
+        let result = try fixture.run(["conversations"])
+        #expect(result.status == 4)
+        #expect(result.stderr == "chatmail: The database was created by a newer chatmail. Upgrade chatmail to use it.\n")
+    }
+
+    @Test("usage errors exit 64", arguments: [["show", "x", "--limit", "0"], ["conversations", "--color", "sometimes"], ["conversations", "--archived", "--all"]])
+    func usage(arguments: [String]) throws {
+        let result = try CLIFixture.run(arguments)
+        #expect(result.status == 64)
+    }
+
+    @Test("email text cannot inject terminal sequences, in any renderer")
+    func terminalSafety() throws {
+        let fixture = try CLIFixture()
+        let hostile = "\u{1B}]0;pwned\u{07}\u{1B}[2J\u{9B}31m\u{202E}Mallory"
+        try fixture.store.write { tx in
+            let account = try tx.ensureAccount(email: "me@example.org")
+            let stored = try tx.upsert(MessageInput(
+                gmailID: "x1", threadID: "t", internalDateMs: CLIFixture.now - 1000,
+                from: EmailAddress(address: "mallory@example.com", name: hostile), to: [EmailAddress(address: "me@example.org")],
+                subject: hostile, bodyText: hostile + "\nbody \u{1B}]52;c;Zm9v\u{07}", labelIDs: ["INBOX", "UNREAD"],
+                attachments: [.init(partID: "1", filename: hostile + ".pdf", mimeType: "application/pdf", size: 1)]), in: account)
+            try tx.recomputeRollups(for: stored.affectedConversations)
+        }
+        for command in [["conversations"], ["show", "mallory"], ["conversations", "--json"], ["show", "mallory", "--json"], ["show", "zzz"], ["show", "m"]] {
+            for colour in ["never", "always"] {
+                let result = try fixture.run(command + ["--color", colour])
+                let streams = result.stdout + result.stderr
+                // Strip our own SGR sequences; nothing else may start with ESC.
+                let withoutOurs = streams.replacingOccurrences(of: #"\u{1B}\[[0-9;]*m"#, with: "", options: .regularExpression)
+                #expect(!withoutOurs.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || (0x80...0x9F).contains($0.value) || $0 == "\u{202E}" },
+                        "\(command) \(colour)")
+            }
+        }
+    }
+}
+
+@Suite struct ParsingTests {
+    @Test("commands parse in-process with their options")
+    func parses() throws {
+        let command = try ChatmailCommand.parseAsRoot(["show", "alice", "--limit", "5", "--full", "--json", "--color", "never"])
+        let show = try #require(command as? Show)
+        #expect(show.person == "alice" && show.limit == 5 && show.full && show.json)
+        #expect(show.global.color == .never)
+    }
+
+    @Test("global options before the subcommand are moved after it", arguments: [
+        (["--home", "/h", "show", "al", "--json"], ["show", "--home", "/h", "al", "--json"]),
+        (["--color=never", "-v", "conversations"], ["conversations", "--color=never", "-v"]),
+        (["show", "--home", "/h", "al"], ["show", "--home", "/h", "al"]),
+        (["--help"], ["--help"]),
+    ])
+    func movesGlobals(input: [String], expected: [String]) {
+        #expect(GlobalOptions.movingGlobalsAfterSubcommand(input) == expected)
+    }
+
+    @Test("the home directory follows --home, CHATMAIL_HOME, XDG_DATA_HOME, then ~/.local/share")
+    func home() {
+        #expect(AppEnvironment.resolveHome(option: "/x", environment: ["CHATMAIL_HOME": "/y"]).path == "/x")
+        #expect(AppEnvironment.resolveHome(option: nil, environment: ["CHATMAIL_HOME": "/y", "XDG_DATA_HOME": "/z"]).path == "/y")
+        #expect(AppEnvironment.resolveHome(option: nil, environment: ["XDG_DATA_HOME": "/z"]).path == "/z/chatmail")
+        #expect(AppEnvironment.resolveHome(option: nil, environment: ["HOME": "/h"]).path == "/h/.local/share/chatmail")
+    }
+}
