@@ -11,9 +11,9 @@ CREATE TABLE conversation (
     snippet            TEXT    NOT NULL DEFAULT '',
     message_count      INTEGER NOT NULL DEFAULT 0 CHECK (message_count >= 0),
     unread_count       INTEGER NOT NULL DEFAULT 0 CHECK (unread_count >= 0),
-    has_inbox          INTEGER NOT NULL DEFAULT 0 CHECK (has_inbox IN (0, 1)),
+    has_inbox          INTEGER NOT NULL DEFAULT 0 CHECK (has_inbox = 0 OR has_inbox = 1),
     archived_at_ms     INTEGER,
-    is_newsletter      INTEGER NOT NULL DEFAULT 0 CHECK (is_newsletter IN (0, 1)),
+    is_newsletter      INTEGER NOT NULL DEFAULT 0 CHECK (is_newsletter = 0 OR is_newsletter = 1),
     created_at_ms      INTEGER NOT NULL,
     -- The UNIQUE constraint is what makes find-or-create safe under concurrent writers.
     UNIQUE (account_id, participant_hash)

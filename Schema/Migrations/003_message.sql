@@ -14,10 +14,10 @@ CREATE TABLE message (
     body_text           TEXT    NOT NULL DEFAULT '',       -- the bubble text
     original_text       TEXT,                              -- the text before quotes/signatures were cut (--full)
     body_html_sanitized TEXT,
-    quoted_text_removed INTEGER NOT NULL DEFAULT 0 CHECK (quoted_text_removed IN (0, 1)),
-    is_newsletter       INTEGER NOT NULL DEFAULT 0 CHECK (is_newsletter IN (0, 1)),
+    quoted_text_removed INTEGER NOT NULL DEFAULT 0 CHECK (quoted_text_removed = 0 OR quoted_text_removed = 1),
+    is_newsletter       INTEGER NOT NULL DEFAULT 0 CHECK (is_newsletter = 0 OR is_newsletter = 1),
     newsletter_reason   TEXT,
-    is_from_me          INTEGER NOT NULL DEFAULT 0 CHECK (is_from_me IN (0, 1)),
+    is_from_me          INTEGER NOT NULL DEFAULT 0 CHECK (is_from_me = 0 OR is_from_me = 1),
     size_estimate       INTEGER NOT NULL DEFAULT 0,
     gmail_history_id    TEXT,
     UNIQUE (account_id, gmail_id)
@@ -37,7 +37,7 @@ CREATE INDEX message_label_by_label ON message_label (label_id);
 
 CREATE TABLE message_participant (
     message_id         INTEGER NOT NULL REFERENCES message(id) ON DELETE CASCADE,
-    role               TEXT    NOT NULL CHECK (role IN ('from', 'to', 'cc', 'bcc')),
+    role               TEXT    NOT NULL CHECK (role = 'from' OR role = 'to' OR role = 'cc' OR role = 'bcc'),
     address_normalized TEXT    NOT NULL,
     address            TEXT    NOT NULL,
     name               TEXT,
@@ -52,7 +52,7 @@ CREATE TABLE attachment (
     mime_type           TEXT    NOT NULL DEFAULT 'application/octet-stream',
     size                INTEGER NOT NULL DEFAULT 0 CHECK (size >= 0),
     content_id          TEXT,
-    is_inline           INTEGER NOT NULL DEFAULT 0 CHECK (is_inline IN (0, 1)),
+    is_inline           INTEGER NOT NULL DEFAULT 0 CHECK (is_inline = 0 OR is_inline = 1),
     gmail_attachment_id TEXT,
     UNIQUE (message_id, part_id)
 );

@@ -6,60 +6,75 @@
 package enum SHA256 {
     /// The lowercase hexadecimal digest of `bytes`.
     package static func hexDigest<Bytes: Collection>(of bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        var hex = ""
-        hex.reserveCapacity(64)
-        for byte in digest(of: bytes) {
-            let text = String(byte, radix: 16)
-            if text.count == 1 { hex.append("0") }
-            hex.append(text)
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        let digest = digest(of: bytes)
+        return String(unsafeUninitializedCapacity: 64) { buffer in
+            for (index, byte) in digest.enumerated() {
+                buffer[2 * index] = digits[Int(byte >> 4)]
+                buffer[2 * index + 1] = digits[Int(byte & 0x0F)]
+            }
+            return 64
         }
-        return hex
     }
 
     /// The 32-byte digest of `bytes`.
     package static func digest<Bytes: Collection>(of bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
-        var state: [UInt32] = [
-            0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a,
-            0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
-        ]
-        var message = Array(bytes)
-        let bitLength = UInt64(message.count) &* 8
-        // Padding: a 1 bit, zeros up to 56 mod 64 bytes, then the length as a big-endian UInt64.
-        message.append(0x80)
-        while message.count % 64 != 56 { message.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) {
-            message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
-        }
-        var schedule = [UInt32](repeating: 0, count: 64)
-        for chunkStart in stride(from: 0, to: message.count, by: 64) {
-            for i in 0..<16 {
-                let b = chunkStart + i * 4
-                schedule[i] = UInt32(message[b]) << 24 | UInt32(message[b + 1]) << 16
-                    | UInt32(message[b + 2]) << 8 | UInt32(message[b + 3])
+        var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
+            0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
+        )
+        // Padding: a 1 bit, zeros up to 56 mod 64 bytes, then the bit length as a big-endian UInt64.
+        let count = bytes.count
+        let paddedCount = (count + 9 + 63) / 64 * 64
+        let bitLength = UInt64(count) &* 8
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: paddedCount) { message in
+            _ = message.initialize(from: bytes)
+            message[count] = 0x80
+            for index in (count + 1)..<paddedCount { message[index] = 0 }
+            for byte in 0..<8 {
+                message[paddedCount - 1 - byte] = UInt8(truncatingIfNeeded: bitLength >> UInt64(8 * byte))
             }
-            for i in 16..<64 {
-                let s0 = rotr(schedule[i - 15], 7) ^ rotr(schedule[i - 15], 18) ^ (schedule[i - 15] >> 3)
-                let s1 = rotr(schedule[i - 2], 17) ^ rotr(schedule[i - 2], 19) ^ (schedule[i - 2] >> 10)
-                schedule[i] = schedule[i - 16] &+ s0 &+ schedule[i - 7] &+ s1
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+                for chunk in stride(from: 0, to: paddedCount, by: 64) {
+                    compress(message.baseAddress! + chunk, schedule: w, state: &state)
+                }
             }
-            var (a, b, c, d, e, f, g, h) =
-                (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-            for i in 0..<64 {
-                let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                let choice = (e & f) ^ (~e & g)
-                let t1 = h &+ s1 &+ choice &+ roundConstants[i] &+ schedule[i]
-                let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                let t2 = s0 &+ majority
-                (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-            }
-            state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
-            state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
         }
-        return state.flatMap { word in
-            [UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16),
-             UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)]
+        var result = [UInt8]()
+        result.reserveCapacity(32)
+        for word in [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7] {
+            result.append(UInt8(word >> 24))
+            result.append(UInt8(truncatingIfNeeded: word >> 16))
+            result.append(UInt8(truncatingIfNeeded: word >> 8))
+            result.append(UInt8(truncatingIfNeeded: word))
         }
+        return result
+    }
+
+    /// One 64-byte block of the compression function (FIPS 180-4, 6.2.2).
+    private static func compress(
+        _ block: UnsafePointer<UInt8>, schedule w: UnsafeMutableBufferPointer<UInt32>,
+        state: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
+    ) {
+        for i in 0..<16 {
+            w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16
+                | UInt32(block[4 * i + 2]) << 8 | UInt32(block[4 * i + 3])
+        }
+        for i in 16..<64 {
+            let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+            let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+        }
+        var (a, b, c, d, e, f, g, h) = state
+        for i in 0..<64 {
+            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+            let choice = (e & f) ^ (~e & g)
+            let t1 = h &+ s1 &+ choice &+ roundConstants[i] &+ w[i]
+            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+            let majority = (a & b) ^ (a & c) ^ (b & c)
+            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ s0 &+ majority)
+        }
+        state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
+                 state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
     }
 
     private static func rotr(_ value: UInt32, _ count: UInt32) -> UInt32 {

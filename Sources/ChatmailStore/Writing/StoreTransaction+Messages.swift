@@ -16,17 +16,12 @@ extension StoreTransaction {
 
         let from = message.from ?? EmailAddress(address: "")
         let isFromMe = aliases.contains(from.normalizedAddress)
-        let columns: [(any DatabaseValueConvertible)?] = [
-            message.threadID, conversation, message.internalDateMs, from.address, from.name,
-            message.subject, message.gmailSnippet, message.bodyText, message.originalText,
-            message.sanitizedHTML, message.quotedTextRemoved, message.isNewsletter,
-            message.newsletterReasons.isEmpty ? nil : message.newsletterReasons.joined(separator: "; "),
-            isFromMe, message.sizeEstimate, message.historyID.map { String($0) },
-        ]
+        let reasons = message.newsletterReasons.isEmpty ? nil : message.newsletterReasons.joined(separator: "; ")
+        let historyID = message.historyID.map { String($0) }
 
         // New messages are the common case: try the insert first, and fall back to an update only when
         // the UNIQUE (account_id, gmail_id) constraint says the message is already stored.
-        let insert = try db.cachedStatement(
+        let insert = DirectBinding.prepare(try db.cachedStatement(
             sql: """
                 INSERT INTO message (account_id, gmail_id, thread_id, conversation_id, internal_date_ms,
                     from_address, from_name, subject, snippet, body_text, original_text, body_html_sanitized,
@@ -34,8 +29,25 @@ extension StoreTransaction {
                     gmail_history_id)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (account_id, gmail_id) DO NOTHING
-                """)
-        insert.setUncheckedArguments(StatementArguments([account, message.gmailID] + columns))
+                """))
+        insert.bind(account.rawValue, at: 1)
+        insert.bind(message.gmailID, at: 2)
+        insert.bind(message.threadID, at: 3)
+        insert.bind(conversation.rawValue, at: 4)
+        insert.bind(message.internalDateMs, at: 5)
+        insert.bind(from.address, at: 6)
+        insert.bind(from.name, at: 7)
+        insert.bind(message.subject, at: 8)
+        insert.bind(message.gmailSnippet, at: 9)
+        insert.bind(message.bodyText, at: 10)
+        insert.bind(message.originalText, at: 11)
+        insert.bind(message.sanitizedHTML, at: 12)
+        insert.bind(message.quotedTextRemoved, at: 13)
+        insert.bind(message.isNewsletter, at: 14)
+        insert.bind(reasons, at: 15)
+        insert.bind(isFromMe, at: 16)
+        insert.bind(message.sizeEstimate, at: 17)
+        insert.bind(historyID, at: 18)
         try insert.execute()
         let messageID: MessageID
         var previousConversation: ConversationID?
@@ -62,7 +74,12 @@ extension StoreTransaction {
                         is_from_me = ?, size_estimate = ?, gmail_history_id = ?
                     WHERE id = ?
                     """
-            ).execute(arguments: StatementArguments(columns + [messageID]))
+            ).execute(arguments: [
+                message.threadID, conversation, message.internalDateMs, from.address, from.name,
+                message.subject, message.gmailSnippet, message.bodyText, message.originalText,
+                message.sanitizedHTML, message.quotedTextRemoved, message.isNewsletter, reasons,
+                isFromMe, message.sizeEstimate, historyID, messageID,
+            ])
             for table in ["message_participant", "message_label", "attachment"] {
                 try db.cachedStatement(sql: "DELETE FROM \(table) WHERE message_id = ?").execute(arguments: [messageID])
             }
@@ -77,27 +94,33 @@ extension StoreTransaction {
     }
 
     private func insertParticipants(of message: MessageInput, into messageID: MessageID) throws {
-        let insert = try db.cachedStatement(
+        let insert = DirectBinding.prepare(try db.cachedStatement(
             sql: """
                 INSERT INTO message_participant (message_id, role, address_normalized, address, name)
                 VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
-                """)
-        let roles: [(String, [EmailAddress])] = [
-            ("from", [message.from].compactMap { $0 }), ("to", message.to), ("cc", message.cc), ("bcc", message.bcc),
-        ]
-        for (role, addresses) in roles {
+                """))
+        insert.bind(messageID.rawValue, at: 1)
+        func insertAll(_ role: String, _ addresses: [EmailAddress]) throws {
+            insert.bind(role, at: 2)
             for address in addresses {
-                insert.setUncheckedArguments([messageID, role, address.normalizedAddress, address.address, address.name])
+                insert.bind(address.normalizedAddress, at: 3)
+                insert.bind(address.address, at: 4)
+                insert.bind(address.name, at: 5)
                 try insert.execute()
             }
         }
+        if let from = message.from { try insertAll("from", [from]) }
+        try insertAll("to", message.to)
+        try insertAll("cc", message.cc)
+        try insertAll("bcc", message.bcc)
     }
 
     private func insertLabels(_ labelIDs: [String], into messageID: MessageID, in account: AccountID) throws {
-        let insert = try db.cachedStatement(
-            sql: "INSERT INTO message_label (message_id, label_id) VALUES (?, ?) ON CONFLICT DO NOTHING")
+        let insert = DirectBinding.prepare(try db.cachedStatement(
+            sql: "INSERT INTO message_label (message_id, label_id) VALUES (?, ?) ON CONFLICT DO NOTHING"))
+        insert.bind(messageID.rawValue, at: 1)
         for gmailID in labelIDs {
-            insert.setUncheckedArguments([messageID, try labelRowID(for: gmailID, in: account)])
+            insert.bind(try labelRowID(for: gmailID, in: account), at: 2)
             try insert.execute()
         }
     }
