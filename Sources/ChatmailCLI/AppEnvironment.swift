@@ -1,5 +1,6 @@
 import ChatmailStore
 import Foundation
+import Logging
 import TerminalUI
 
 #if canImport(Glibc)
@@ -13,6 +14,7 @@ struct AppEnvironment {
     let environment: [String: String]
     let home: URL
     let stdoutIsTerminal: Bool
+    let logger = Logger(label: "chatmail")
 
     /// The database file inside the home directory.
     static let databaseName = "chatmail.sqlite"
@@ -41,8 +43,14 @@ struct AppEnvironment {
     /// Opens the existing store. Read commands never create one: without a database there is no
     /// account, which is what the error says.
     func openExistingStore() throws -> ChatmailStore {
-        guard FileManager.default.fileExists(atPath: databasePath) else { throw StoreError.noAccount }
-        return try ChatmailStore(path: databasePath, clock: clock)
+        guard FileManager.default.fileExists(atPath: databasePath) else {
+            logger.debug("No database", metadata: ["path": "\(databasePath)"])
+            throw StoreError.noAccount
+        }
+        let start = ContinuousClock.now
+        let store = try ChatmailStore(path: databasePath, clock: clock)
+        logger.debug("Opened the store", metadata: ["path": "\(databasePath)", "elapsed": "\(ContinuousClock.now - start)"])
+        return store
     }
 
     /// The account chosen by `--account`, or the only one.

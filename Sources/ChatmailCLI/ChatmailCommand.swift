@@ -36,12 +36,12 @@ public struct ChatmailCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-        } catch let error where ExitStatus(for: error) != nil {
-            let status = ExitStatus(for: error)!
+        } catch {
+            guard let status = ExitStatus(for: error) else {
+                exit(withError: error)  // help, --version, usage errors (64) and ExitCode
+            }
             FileHandle.standardError.write(Data(ExitStatus.message(for: error).utf8))
             Foundation.exit(status.code)
-        } catch {
-            exit(withError: error)  // help, --version, usage errors (64) and ExitCode
         }
     }
 }

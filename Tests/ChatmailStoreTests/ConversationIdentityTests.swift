@@ -43,7 +43,7 @@ import Testing
     @Test("two concurrent writers inserting the same new participant set create ONE conversation")
     func concurrentFindOrCreate() async throws {
         try await withTemporaryStore { store, path throws in
-            let account = try await store.write { tx in try tx.ensureAccount(email: me.address) }
+            let account = try store.write { tx in try tx.ensureAccount(email: me.address) }
             // A second store on the same file behaves like a second process: its own connection pool.
             let other = try ChatmailStore(path: path.path)
             let stores = [store, other]
@@ -59,7 +59,7 @@ import Testing
                 return try await group.reduce(into: Set<ConversationID>()) { $0.insert($1) }
             }
             #expect(ids.count == 1)
-            let count = try await DatabaseQueue(path: path.path).read { db in
+            let count = try DatabaseQueue(path: path.path).read { db in
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM conversation")
             }
             #expect(count == 1)
@@ -70,7 +70,7 @@ import Testing
     func upsertUpdates() async throws {
         try await withTemporaryStore { store, path throws in
             let (account, first) = try store.seed([message("m1", from: alice, labels: ["INBOX", "UNREAD"], text: "v1")])
-            let second = try await store.write { tx in
+            let second = try store.write { tx in
                 try tx.upsert(message("m1", from: alice, labels: ["INBOX"], text: "v2"), in: account)
             }
             #expect(first[0].wasInserted && !second.wasInserted)
@@ -78,7 +78,7 @@ import Testing
             let transcript = try #require(try store.transcript(of: second.conversationID, limit: 5))
             #expect(transcript.messages.map(\.text) == ["v2"])
             #expect(transcript.messages[0].labels == ["INBOX"])
-            let counts = try await DatabaseQueue(path: path.path).read { db in
+            let counts = try DatabaseQueue(path: path.path).read { db in
                 try [Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message"),
                      Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message_participant"),
                      Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message_fts WHERE message_fts MATCH 'v2'")]

@@ -189,4 +189,27 @@ import Testing
             #expect(try store.conversation(results[0].conversationID)?.title == "Dave Lister")
         }
     }
+
+    @Test("the newest message's name wins, even when older mail is stored later (initial sync order)")
+    func newestNameWins() async throws {
+        try await withTemporaryStore { store, _ throws in
+            let (account, results) = try store.seed([
+                message("new", from: EmailAddress(address: "dave@example.com", name: "Dave Lister"), at: Self.t0 + Self.minute),
+            ])
+            // An older message with an older name arrives later, in another transaction and in the same one.
+            try store.write { tx in
+                let stored = try tx.upsert(
+                    message("old", from: EmailAddress(address: "dave@example.com", name: "D. Lister"), at: Self.t0), in: account)
+                try tx.recomputeRollups(for: stored.affectedConversations)
+            }
+            #expect(try store.conversation(results[0].conversationID)?.title == "Dave Lister")
+            try store.write { tx in
+                var touched = Set<ConversationID>()
+                touched.formUnion(try tx.upsert(message("newest", from: EmailAddress(address: "dave@example.com", name: "Dave L."), at: Self.t0 + 2 * Self.minute), in: account).affectedConversations)
+                touched.formUnion(try tx.upsert(message("older", from: EmailAddress(address: "dave@example.com", name: "Old Dave"), at: Self.t0 - Self.minute), in: account).affectedConversations)
+                try tx.recomputeRollups(for: touched)
+            }
+            #expect(try store.conversation(results[0].conversationID)?.title == "Dave L.")
+        }
+    }
 }

@@ -21,25 +21,34 @@ extension ChatmailStore {
     public func resolvePerson(_ query: String, in account: AccountID) throws -> PersonMatch {
         let needle = String(Substring(query).trimmingWhitespace())
         guard !needle.isEmpty else { return .notFound }
+        if needle.contains("@") {
+            // An address goes straight to the participant index: only that person's conversations load.
+            let key = EmailNormalizer.identityKey(for: needle)
+            let directory = try read { db in try PersonDirectory.load(account: account, onlyWith: key, db: db) }
+            let candidates = directory.candidates(for: needle, stage: .exactAddress)
+            if !candidates.isEmpty { return try match(candidates) }
+        }
         let directory = try read { db in try PersonDirectory.load(account: account, db: db) }
-        let stages: [PersonDirectory.Stage] = [.exactAddress, .exactName, .prefix]
-        for stage in stages {
+        for stage in [PersonDirectory.Stage.exactName, .prefix] {
             let candidates = directory.candidates(for: needle, stage: stage)
-            guard !candidates.isEmpty else { continue }
-            let summaries = try read { db in
-                try Self.summaries(
-                    from: Row.fetchAll(
-                        db,
-                        sql: """
-                            SELECT * FROM conversation WHERE id IN (SELECT value FROM json_each(?))
-                            ORDER BY last_message_at_ms DESC, id DESC
-                            """,
-                        arguments: ["[" + candidates.map { String($0.rawValue) }.joined(separator: ",") + "]"]),
-                    in: db)
-            }
-            return summaries.count == 1 ? .found(summaries[0]) : .ambiguous(summaries)
+            if !candidates.isEmpty { return try match(candidates) }
         }
         return .notFound
+    }
+
+    private func match(_ candidates: Set<ConversationID>) throws -> PersonMatch {
+        let summaries = try read { db in
+            try Self.summaries(
+                from: Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT * FROM conversation WHERE id IN (SELECT value FROM json_each(?))
+                        ORDER BY last_message_at_ms DESC, id DESC
+                        """,
+                    arguments: ["[" + candidates.map { String($0.rawValue) }.joined(separator: ",") + "]"]),
+                in: db)
+        }
+        return summaries.count == 1 ? .found(summaries[0]) : .ambiguous(summaries)
     }
 }
 
@@ -58,16 +67,21 @@ struct PersonDirectory {
     var titles: [ConversationID: String] = [:]
     var memberCounts: [ConversationID: Int] = [:]
 
-    static func load(account: AccountID, db: Database) throws -> PersonDirectory {
+    /// Loads the account's visible conversations and their participants; with `key`, only the
+    /// conversations that person is in (served by `conversation_participant_by_address`).
+    static func load(account: AccountID, onlyWith key: String? = nil, db: Database) throws -> PersonDirectory {
         var directory = PersonDirectory()
+        let filter = key == nil ? "" : """
+             AND c.id IN (SELECT conversation_id FROM conversation_participant WHERE address_normalized = :key)
+            """
         let rows = try Row.fetchCursor(
             db,
             sql: """
                 SELECT c.id, c.title, p.address_normalized, p.address, p.display_name
                 FROM conversation c LEFT JOIN conversation_participant p ON p.conversation_id = c.id
-                WHERE c.account_id = ? AND c.message_count > 0
+                WHERE c.account_id = :account AND c.message_count > 0\(filter)
                 """,
-            arguments: [account])
+            arguments: ["account": account, "key": key])
         while let row = try rows.next() {
             let id: ConversationID = row["id"]
             directory.titles[id] = row["title"]

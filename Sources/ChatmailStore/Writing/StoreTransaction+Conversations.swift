@@ -41,26 +41,31 @@ extension StoreTransaction {
         return id
     }
 
-    /// Keeps participants' display names current: a later message's non-empty name replaces the old one.
+    /// Keeps participants' display names current: the name on the newest message that had one wins,
+    /// whatever order messages are stored in.
     ///
-    /// Most messages repeat names the store already has, so names written by this transaction are
-    /// remembered and not written again.
-    func refreshParticipantNames(_ participants: ParticipantSet, in conversation: ConversationID) throws {
-        var update: Statement?
+    /// Most messages repeat what the store already has, so what this transaction wrote is remembered
+    /// and the statement is skipped when it could not change anything.
+    func refreshParticipantNames(_ participants: ParticipantSet, in conversation: ConversationID, seenAtMs: Int64) throws {
+        var update: DirectBinding?
         for member in participants.members {
             guard let name = member.name else { continue }
             let key = ParticipantKey(conversation: conversation, address: member.normalizedAddress)
-            if knownParticipantNames[key] == name { continue }
+            if let known = knownParticipantNames[key], known.name == name || known.seenAtMs >= seenAtMs { continue }
             if update == nil {
-                update = try db.cachedStatement(
+                update = DirectBinding.prepare(try db.cachedStatement(
                     sql: """
-                        UPDATE conversation_participant SET display_name = ?
-                        WHERE conversation_id = ? AND address_normalized = ? AND display_name IS NOT ?
-                        """)
+                        UPDATE conversation_participant SET display_name = ?1, display_name_at_ms = ?2
+                        WHERE conversation_id = ?3 AND address_normalized = ?4
+                          AND (display_name_at_ms IS NULL OR display_name_at_ms <= ?2)
+                        """))
             }
-            update?.setUncheckedArguments([name, conversation, member.normalizedAddress, name])
+            update?.bind(name, at: 1)
+            update?.bind(seenAtMs, at: 2)
+            update?.bind(conversation.rawValue, at: 3)
+            update?.bind(member.normalizedAddress, at: 4)
             try update?.execute()
-            knownParticipantNames[key] = name
+            knownParticipantNames[key] = (name, seenAtMs)
         }
     }
 }
