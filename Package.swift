@@ -32,6 +32,17 @@ let package = Package(
             resources: [.copy("Migrations")],
             swiftSettings: strictSettings
         ),
+        // libxml2 from the system (Debian: libxml2-dev), found through pkg-config.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(
+            name: "MailText",
+            dependencies: ["CLibXML2"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "ChatmailStore",
             dependencies: [
@@ -73,6 +84,11 @@ let package = Package(
         .testTarget(
             name: "ChatmailStoreTests",
             dependencies: ["ChatmailStore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MailTextTests",
+            dependencies: ["MailText"],
             swiftSettings: strictSettings
         ),
         .testTarget(
