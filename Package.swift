@@ -38,9 +38,14 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // The one policy for unsafe Unicode scalars, shared by the text pipeline and the renderers.
+        .target(
+            name: "TextSafety",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "MailText",
-            dependencies: ["CLibXML2"],
+            dependencies: ["CLibXML2", "TextSafety"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -53,15 +58,23 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Sync: sync engine (issue 5), the persister mapping and mailbox import.
+        .target(
+            name: "ChatmailSync",
+            dependencies: ["ChatmailStore", "MailText"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "TerminalUI",
-            dependencies: ["ChatmailStore"],
+            dependencies: ["ChatmailStore", "TextSafety"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "ChatmailCLI",
             dependencies: [
                 "ChatmailStore",
+                "ChatmailSync",
+                "MailText",
                 "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -53,6 +53,18 @@ struct AppEnvironment {
         return store
     }
 
+    /// Opens the store, creating the home directory (mode 0700) and database when `creating` is true.
+    func openStore(creating: Bool) throws -> ChatmailStore {
+        guard creating else { return try openExistingStore() }
+        do {
+            try FileManager.default.createDirectory(
+                at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StoreError.unreadableDatabase(path: home.path, reason: "cannot create the directory (\(error.localizedDescription))")
+        }
+        return try ChatmailStore(path: databasePath, clock: clock)
+    }
+
     /// The account chosen by `--account`, or the only one.
     func selectedAccount(in store: ChatmailStore) throws -> Account {
         try store.account(options.account.map(AccountSelection.email) ?? .onlyAccount)

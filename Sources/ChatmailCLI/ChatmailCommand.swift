@@ -15,7 +15,7 @@ public struct ChatmailCommand: AsyncParsableCommand {
             (default: $XDG_DATA_HOME/chatmail).
             """,
         version: "0.1.0",
-        subcommands: [Conversations.self, Show.self, Status.self]
+        subcommands: [Conversations.self, Show.self, Status.self, View.self, Sanitize.self, Import.self]
     )
 
     public init() {}

@@ -35,6 +35,7 @@ enum ExitStatus: Int32, Sendable {
             switch error {
             case .personNotFound, .personAmbiguous: self = .personNotFound
             case .outputFailed: self = .failure
+            case .badInput: self = .dataError
             }
         default:
             return nil
@@ -66,6 +67,8 @@ enum CommandError: Error, Sendable {
     case personNotFound(String)
     case personAmbiguous(String, [ConversationSummary])
     case outputFailed(String)
+    /// The input is not what the command reads (not an email message, empty, missing).
+    case badInput(String)
 }
 
 extension CommandError: LocalizedError {
@@ -77,6 +80,8 @@ extension CommandError: LocalizedError {
             "\"\(query)\" matches \(candidates.count) conversations; give more of a name or the full address:"
         case .outputFailed(let reason):
             "Could not write the output: \(reason)."
+        case .badInput(let reason):
+            "Cannot read the input: \(reason)."
         }
     }
 }

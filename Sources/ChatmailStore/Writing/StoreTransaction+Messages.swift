@@ -217,3 +217,27 @@ extension StoreTransaction {
         return json + "]"
     }
 }
+
+extension StoreTransaction {
+    /// The Gmail label ids of the stored messages among `gmailIDs`, in one query; unknown ids are absent.
+    public func labelIDs(ofMessages gmailIDs: [String], in account: AccountID) throws -> [String: Set<String>] {
+        guard !gmailIDs.isEmpty else { return [:] }
+        var result: [String: Set<String>] = [:]
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT m.gmail_id, l.gmail_id AS label FROM json_each(?) AS wanted
+                JOIN message m ON m.account_id = ? AND m.gmail_id = wanted.value
+                LEFT JOIN message_label ml ON ml.message_id = m.id
+                LEFT JOIN label l ON l.id = ml.label_id
+                """,
+            arguments: [Self.jsonArray(gmailIDs), account])
+        for row in rows {
+            let id: String = row["gmail_id"]
+            var labels = result[id] ?? []
+            if let label: String = row["label"] { labels.insert(label) }
+            result[id] = labels
+        }
+        return result
+    }
+}

@@ -66,6 +66,19 @@ public final class StoreTransaction {
         aliasCache[account] = nil
     }
 
+    /// Adds aliases, keeping the ones already stored (import's `--me`; sync replaces the whole set).
+    public func addAliases(_ aliases: [AliasInput], to account: AccountID) throws {
+        for alias in aliases {
+            try db.execute(
+                sql: """
+                    INSERT INTO account_alias (account_id, address_normalized, address, display_name, is_primary)
+                    VALUES (?, ?, ?, ?, ?) ON CONFLICT (account_id, address_normalized) DO NOTHING
+                    """,
+                arguments: [account, alias.address.normalizedAddress, alias.address.address, alias.address.name, alias.isPrimary])
+        }
+        aliasCache[account] = nil
+    }
+
     /// The normalized addresses that are "me": the account's own address and every alias.
     public func aliases(of account: AccountID) throws -> Set<String> {
         if let cached = aliasCache[account] { return cached }

@@ -1,40 +1,16 @@
+import TextSafety
+
 /// The ONE place where text that came from an email (names, subjects, bodies, filenames, snippets)
 /// is made safe to print to a terminal.
 ///
 /// Every renderer passes email-derived text through ``sanitize(_:)`` before it reaches stdout, so a
 /// hostile subject cannot move the cursor, set the window title, write the clipboard (OSC 52), forge
-/// hyperlinks (OSC 8) or reorder what the user reads:
-///
-/// - C0 controls are removed, except newline and tab (which layout handles); that includes ESC.
-/// - DEL and C1 controls (U+0080–U+009F, among them U+009B, the 8-bit CSI) are removed.
-/// - Bidi overrides and isolates (U+202A–U+202E, U+2066–U+2069) are replaced by U+FFFD, so hidden
-///   reordering becomes visible instead of silently rearranging the line.
-/// - Invisible characters that can hide text (zero-width spaces, word joiners, BOMs, soft hyphens,
-///   invisible operators, tag characters) are dropped. ZWJ (U+200D) stays: emoji sequences need it.
-/// - A carriage return becomes a newline (a bare CR would let text overwrite the start of its line).
+/// hyperlinks (OSC 8) or reorder what the user reads. The scalar policy itself lives in
+/// `TextSafety.UnsafeScalars`, shared with the text pipeline, which applies it when mail is stored.
 public enum TerminalSafeText {
-    /// Returns `text` with every unsafe scalar removed or neutralized.
+    /// Returns `text` with every unsafe scalar removed or neutralized (see `UnsafeScalars`).
     public static func sanitize(_ text: String) -> String {
-        // Fast path: plain printable ASCII (and newline/tab) is already safe.
-        if text.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x09 }) { return text }
-        var output = String.UnicodeScalarView()
-        var previousWasCR = false
-        for scalar in text.unicodeScalars {
-            defer { previousWasCR = scalar == "\r" }
-            switch disposition(of: scalar) {
-            case .keep:
-                output.append(scalar)
-            case .drop:
-                continue
-            case .replace(let replacement):
-                output.append(replacement)
-            case .newline:
-                output.append("\n")
-            case .newlineUnlessAfterCR:
-                if !previousWasCR { output.append("\n") }
-            }
-        }
-        return String(output)
+        UnsafeScalars.neutralize(text)
     }
 
     /// Sanitizes `text` and folds it onto one line: newlines and tabs become spaces and runs of
@@ -52,23 +28,5 @@ public enum TerminalSafeText {
             }
         }
         return result
-    }
-
-    enum Disposition: Equatable {
-        case keep, drop, replace(Unicode.Scalar), newline, newlineUnlessAfterCR
-    }
-
-    static func disposition(of scalar: Unicode.Scalar) -> Disposition {
-        switch scalar.value {
-        case 0x0A: return .newlineUnlessAfterCR  // CRLF is one line break
-        case 0x0D: return .newline
-        case 0x09: return .keep
-        case 0x00...0x1F, 0x7F...0x9F: return .drop  // C0 (incl. ESC), DEL, C1 (incl. U+009B CSI)
-        case 0x202A...0x202E, 0x2066...0x2069: return .replace("\u{FFFD}")  // bidi embeddings, overrides, isolates
-        case 0x200B, 0x200C, 0x200E, 0x200F, 0x2060...0x2064, 0xFEFF, 0x00AD, 0x061C, 0x180E, 0x034F:
-            return .drop  // zero-width and invisible formatting characters, implicit marks
-        case 0x206A...0x206F, 0xFFF9...0xFFFB, 0xE0000...0xE007F: return .drop  // deprecated format, interlinear, tags
-        default: return .keep
-        }
     }
 }

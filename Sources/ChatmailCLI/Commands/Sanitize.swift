@@ -1,0 +1,22 @@
+import ArgumentParser
+import MailText
+
+/// `chatmail sanitize`: prints the allow-list-sanitized HTML of an HTML input.
+struct Sanitize: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the sanitized HTML of an HTML input (a file or stdin).",
+        discussion: "Scripts, event handlers, dangerous URLs, tracking pixels and remote images are removed or blocked.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The HTML file, or - for stdin.") var file: String = "-"
+    @Flag(help: "Keep remote images instead of moving their src to data-blocked-src.") var allowRemoteImages = false
+
+    func run() async throws {
+        let env = AppEnvironment(global)
+        let html = try InputReader.nonEmptyText(try InputReader.read(file), what: "HTML")
+        let sanitizer = HTMLSanitizer(options: .init(blockRemoteImages: !allowRemoteImages))
+        let output = sanitizer.sanitize(html)
+        try env.write(output.hasSuffix("\n") ? output : output + "\n")
+    }
+}

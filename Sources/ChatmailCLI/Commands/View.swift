@@ -1,0 +1,97 @@
+import ArgumentParser
+import ChatmailStore
+import Foundation
+import MailText
+import TerminalUI
+
+/// `chatmail view`: renders any raw RFC 5322 message as a bubble; usable as a mail-client filter.
+struct View: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Render an email message (a .eml file or stdin) as a chat bubble.",
+        discussion: "Exits 65 when the input is not an email message.")
+
+    enum BodyKind: String, ExpressibleByArgument, CaseIterable {
+        case html, text
+    }
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The message file, or - for stdin.") var file: String = "-"
+    @Option(help: "Treat the input as a bare body of this kind instead of a whole message: html or text.") var body: BodyKind?
+    @Flag(help: "Show the whole text, with the quotes and signatures that were removed.") var full = false
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        let env = AppEnvironment(global)
+        let bytes = try InputReader.read(file)
+        let pipeline = TextPipeline()
+        let view: MessageView
+        switch body {
+        case .html?:
+            let text = pipeline.text(ofHTML: try InputReader.nonEmptyText(bytes, what: "HTML"))
+            view = MessageView(body: text)
+        case .text?:
+            let text = pipeline.text(ofPlain: try InputReader.nonEmptyText(bytes, what: "text"))
+            view = MessageView(body: text)
+        case nil:
+            let parsed = ParsedMessage(raw: bytes)
+            if let reason = MessageValidation.rejection(of: parsed, bytes: bytes) {
+                throw CommandError.badInput("\(InputReader.name(file)): \(reason)")
+            }
+            view = MessageView(pipeline.process(parsed))
+        }
+        if json {
+            try env.write(try JSONRenderer(time: env.time).render(view, fullText: full))
+        } else {
+            let renderer = TranscriptRenderer(width: env.width, time: env.time, palette: env.palette, showFullText: full)
+            try env.write(renderer.render(view.transcript(nowMs: env.time.nowMs)))
+        }
+    }
+}
+
+extension MessageView {
+    init(_ processed: ProcessedMessage) {
+        let message = processed.message
+        func address(_ mail: MailAddress) -> EmailAddress { EmailAddress(address: mail.address, name: mail.name) }
+        self.init(
+            from: message.sender.map(address), to: message.to.map(address), cc: message.cc.map(address),
+            subject: message.subject, dateMs: message.dateMs, text: processed.text.text,
+            originalText: processed.text.originalText, quotedTextRemoved: processed.text.quotedTextRemoved,
+            isNewsletter: processed.newsletter.isNewsletter, newsletterReasons: processed.newsletter.reasons,
+            attachments: message.attachments.map {
+                TranscriptMessage.Attachment(filename: $0.filename, mimeType: $0.mimeType, size: Int64($0.size), isInline: $0.isInline)
+            },
+            sanitizedHTML: processed.text.sanitizedHTML)
+    }
+
+    /// A bare body (`--body html|text`): no headers, so no sender, date or attachments.
+    init(body text: MessageText) {
+        self.init(
+            from: nil, to: [], cc: [], subject: "", dateMs: nil, text: text.text, originalText: text.originalText,
+            quotedTextRemoved: text.quotedTextRemoved, isNewsletter: false, newsletterReasons: [], attachments: [],
+            sanitizedHTML: text.sanitizedHTML)
+    }
+}
+
+/// Reads command input from a file or stdin.
+enum InputReader {
+    static func read(_ path: String) throws -> [UInt8] {
+        if path == "-" {
+            return [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+        }
+        guard FileManager.default.fileExists(atPath: path) else { throw CommandError.badInput("\(path): no such file") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw CommandError.badInput("\(path): cannot be read") }
+        return [UInt8](data)
+    }
+
+    static func name(_ path: String) -> String { path == "-" ? "stdin" : path }
+
+    /// The input as text (UTF-8, invalid bytes replaced), refusing empty input.
+    static func nonEmptyText(_ bytes: [UInt8], what: String) throws -> String {
+        let text = CharsetDecoder.decode(bytes, charset: nil)
+        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw CommandError.badInput("the \(what) input is empty")
+        }
+        return text
+    }
+}

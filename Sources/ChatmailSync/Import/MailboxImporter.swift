@@ -1,0 +1,148 @@
+import ChatmailStore
+import Foundation
+import MailText
+
+/// What an import did.
+public struct ImportReport: Sendable, Equatable {
+    public var messagesRead = 0
+    public var inserted = 0
+    /// Already stored with the same labels: nothing to do.
+    public var unchanged = 0
+    /// Already stored, labels replaced by the ones the source now has.
+    public var relabelled = 0
+    public var skipped: [Skipped] = []
+    public var conversationsTouched = 0
+
+    public struct Skipped: Sendable, Equatable {
+        public var origin: String
+        public var reason: String
+    }
+}
+
+/// Imports raw messages (`.eml` files, mbox, Google Takeout) into the store, idempotently.
+///
+/// Each message gets a content-derived id (`imp-` + SHA-256 of its bytes), so importing the same
+/// source twice stores nothing new. Parsing and the text pipeline run on every core; writes happen in
+/// one transaction per batch, rollups included, so an interrupted import leaves consistent conversations.
+public struct MailboxImporter: Sendable {
+    public let store: ChatmailStore
+    public let pipeline: TextPipeline
+    public let batchSize: Int
+
+    public init(store: ChatmailStore, pipeline: TextPipeline = TextPipeline(), batchSize: Int = 256) {
+        self.store = store
+        self.pipeline = pipeline
+        self.batchSize = max(1, batchSize)
+    }
+
+    public func run(
+        _ messages: [RawMailboxMessage], into account: AccountID,
+        progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) async throws -> ImportReport {
+        var report = ImportReport()
+        report.messagesRead = messages.count
+        var touched = Set<ConversationID>()
+        let aliases = try await store.write { tx in try tx.aliases(of: account) }
+        var start = 0
+        while start < messages.count {
+            let batch = Array(messages[start..<min(messages.count, start + batchSize)])
+            let prepared = await prepare(batch, aliases: aliases)
+            let outcome = try await store.write { tx in try Self.write(prepared, into: account, tx: tx) }
+            report.inserted += outcome.inserted
+            report.unchanged += outcome.unchanged
+            report.relabelled += outcome.relabelled
+            report.skipped += outcome.skipped
+            touched.formUnion(outcome.touched)
+            start += batch.count
+            progress(start, messages.count)
+        }
+        report.conversationsTouched = touched.count
+        return report
+    }
+
+    /// A message ready to store, or the reason it cannot be.
+    enum Prepared: Sendable {
+        case message(MessageInput)
+        case skipped(ImportReport.Skipped)
+    }
+
+    /// Runs the text pipeline over a batch, split across the cooperative pool (one task per core).
+    func prepare(_ batch: [RawMailboxMessage], aliases: Set<String>) async -> [Prepared] {
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, batch.count))
+        let chunk = (batch.count + workers - 1) / workers
+        let pipeline = self.pipeline
+        return await withTaskGroup(of: (Int, [Prepared]).self) { group in
+            for worker in 0..<workers {
+                let range = (worker * chunk)..<min(batch.count, (worker + 1) * chunk)
+                guard !range.isEmpty else { continue }
+                let slice = Array(batch[range])
+                group.addTask {
+                    (worker, slice.map { Self.prepare($0, pipeline: pipeline, aliases: aliases) })
+                }
+            }
+            var parts = [[Prepared]](repeating: [], count: workers)
+            for await (worker, prepared) in group { parts[worker] = prepared }
+            return parts.flatMap { $0 }
+        }
+    }
+
+    static func prepare(_ raw: RawMailboxMessage, pipeline: TextPipeline, aliases: Set<String>) -> Prepared {
+        let parsed = ParsedMessage(raw: raw.bytes)
+        if let reason = MessageValidation.rejection(of: parsed, bytes: raw.bytes) {
+            return .skipped(ImportReport.Skipped(origin: raw.origin, reason: reason))
+        }
+        let takeoutLabels = parsed.root.headers.first("X-Gmail-Labels").map { TakeoutLabels.gmailLabelIDs(String(decoding: $0, as: UTF8.self)) }
+        let fromMe = parsed.sender.map { aliases.contains(EmailNormalizer.identityKey(for: $0.address)) } ?? false
+        let labels = takeoutLabels ?? (fromMe ? ["SENT"] : ["INBOX"])
+        let processed = pipeline.process(parsed, gmailLabels: labels)
+        let id = "imp-" + String(SHA256.hexDigest(of: raw.bytes).prefix(16))
+        let threadKey = parsed.root.headers.first("References").flatMap(firstMessageID)
+            ?? parsed.root.headers.first("In-Reply-To").flatMap(firstMessageID) ?? parsed.messageID ?? id
+        let envelope = MessageEnvelope(
+            gmailID: id, threadID: "imp-" + String(SHA256.hexDigest(of: Array(threadKey.utf8)).prefix(16)),
+            internalDateMs: parsed.dateMs ?? raw.separatorDateMs ?? raw.fileDateMs ?? 0, labelIDs: labels,
+            snippet: String(processed.text.text.prefix(200)), sizeEstimate: Int64(raw.bytes.count))
+        return .message(MessageInputBuilder.make(processed, envelope: envelope))
+    }
+
+    /// The first `<id>` of a References or In-Reply-To value.
+    static func firstMessageID(_ raw: [UInt8]) -> String? {
+        let text = String(decoding: raw, as: UTF8.self)
+        guard let open = text.firstIndex(of: "<"), let close = text[open...].firstIndex(of: ">") else { return nil }
+        return String(text[open...close])
+    }
+
+    struct BatchOutcome: Sendable {
+        var inserted = 0, unchanged = 0, relabelled = 0
+        var skipped: [ImportReport.Skipped] = []
+        var touched = Set<ConversationID>()
+    }
+
+    static func write(_ prepared: [Prepared], into account: AccountID, tx: StoreTransaction) throws -> BatchOutcome {
+        var outcome = BatchOutcome()
+        var inputs: [MessageInput] = []
+        for item in prepared {
+            switch item {
+            case .message(let input): inputs.append(input)
+            case .skipped(let skipped): outcome.skipped.append(skipped)
+            }
+        }
+        let stored = try tx.labelIDs(ofMessages: inputs.map(\.gmailID), in: account)
+        var seen = Set<String>()
+        for input in inputs where seen.insert(input.gmailID).inserted {
+            if let labels = stored[input.gmailID] {
+                if labels == Set(input.labelIDs) {
+                    outcome.unchanged += 1
+                } else if let conversation = try tx.replaceLabels(input.labelIDs, onMessage: input.gmailID, in: account) {
+                    outcome.relabelled += 1
+                    outcome.touched.insert(conversation)
+                }
+                continue
+            }
+            outcome.touched.formUnion(try tx.upsert(input, in: account).affectedConversations)
+            outcome.inserted += 1
+        }
+        try tx.recomputeRollups(for: outcome.touched)
+        return outcome
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import MailText
+
+/// One raw message found by an import, with what its container said about it.
+public struct RawMailboxMessage: Sendable {
+    public var bytes: [UInt8]
+    /// Where it came from, for error messages ("inbox.mbox #12", "2024/a.eml").
+    public var origin: String
+    /// The date on an mbox `From ` separator line, a fallback for messages without a Date header.
+    public var separatorDateMs: Int64?
+    /// The file's modification time, the last fallback for the date.
+    public var fileDateMs: Int64?
+}
+
+/// What `chatmail import` can read: one `.eml` file, a directory of them (recursively), or an mbox
+/// file such as a Google Takeout export.
+public enum MailboxSource {
+    /// Errors that stop an import before it starts.
+    public enum Failure: Error, Sendable, Equatable {
+        case notFound(String)
+        case unreadable(String, reason: String)
+        case noMessages(String)
+    }
+
+    /// Reads every message under `path`, in a stable order (sorted paths; mbox order).
+    public static func read(_ path: String) throws(Failure) -> [RawMailboxMessage] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .notFound(path) }
+        let messages: [RawMailboxMessage]
+        if isDirectory.boolValue {
+            messages = try readDirectory(path)
+        } else {
+            let bytes = try readFile(path)
+            if MboxSplitter.looksLikeMbox(bytes) {
+                messages = MboxSplitter.split(bytes).enumerated().map { index, message in
+                    RawMailboxMessage(
+                        bytes: message.bytes, origin: "\((path as NSString).lastPathComponent) #\(index + 1)",
+                        separatorDateMs: message.separatorDateMs, fileDateMs: nil)
+                }
+            } else {
+                messages = [RawMailboxMessage(bytes: bytes, origin: path, separatorDateMs: nil, fileDateMs: modificationDateMs(path))]
+            }
+        }
+        guard !messages.isEmpty else { throw .noMessages(path) }
+        return messages
+    }
+
+    static func readDirectory(_ path: String) throws(Failure) -> [RawMailboxMessage] {
+        guard let enumerator = FileManager.default.enumerator(atPath: path) else { throw .unreadable(path, reason: "cannot list it") }
+        var files: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            let lowered = relative.lowercased()
+            if lowered.hasSuffix(".eml") || lowered.hasSuffix(".mbox") { files.append(relative) }
+        }
+        var messages: [RawMailboxMessage] = []
+        for relative in files.sorted() {
+            let full = (path as NSString).appendingPathComponent(relative)
+            let bytes = try readFile(full)
+            if relative.lowercased().hasSuffix(".mbox") {
+                for (index, message) in MboxSplitter.split(bytes).enumerated() {
+                    messages.append(RawMailboxMessage(
+                        bytes: message.bytes, origin: "\(relative) #\(index + 1)", separatorDateMs: message.separatorDateMs, fileDateMs: nil))
+                }
+            } else {
+                messages.append(RawMailboxMessage(bytes: bytes, origin: relative, separatorDateMs: nil, fileDateMs: modificationDateMs(full)))
+            }
+        }
+        return messages
+    }
+
+    static func readFile(_ path: String) throws(Failure) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path, reason: "cannot read it") }
+        return [UInt8](data)
+    }
+
+    static func modificationDateMs(_ path: String) -> Int64? {
+        guard let date = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date else {
+            return nil  // no usable mtime: the date falls back further; nothing is lost
+        }
+        return Int64(date.timeIntervalSince1970 * 1000)
+    }
+}
+
+/// Splits an mbox file at its `From ` separator lines (mboxo/mboxrd as Google Takeout writes them).
+enum MboxSplitter {
+    struct Message {
+        var bytes: [UInt8]
+        var separatorDateMs: Int64?
+    }
+
+    static func looksLikeMbox(_ bytes: [UInt8]) -> Bool {
+        bytes.starts(with: Array("From ".utf8))
+    }
+
+    /// Messages between separator lines; a separator is `From ` at the start of a line that follows an
+    /// empty line (or starts the file). `>From ` escapes in bodies are undone (mboxrd).
+    static func split(_ bytes: [UInt8]) -> [Message] {
+        var messages: [Message] = []
+        var start: Int?
+        var separatorDate: Int64?
+        var lineStart = 0
+        var previousLineEmpty = true
+        while lineStart < bytes.count {
+            var lineEnd = lineStart
+            while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
+            let next = min(bytes.count, lineEnd + 1)
+            let line = bytes[lineStart..<lineEnd]
+            if previousLineEmpty && line.starts(with: Array("From ".utf8)) {
+                if let start { messages.append(Message(bytes: unescape(bytes[start..<lineStart]), separatorDateMs: separatorDate)) }
+                start = next
+                separatorDate = separatorDateMs(line)
+            }
+            previousLineEmpty = line.isEmpty || line.elementsEqual([0x0D])
+            lineStart = next
+        }
+        if let start, start < bytes.count {
+            messages.append(Message(bytes: unescape(bytes[start..<bytes.count]), separatorDateMs: separatorDate))
+        }
+        return messages
+    }
+
+    /// Removes one `>` from lines matching `^>+From ` (mboxrd), and the blank line before the next separator.
+    static func unescape(_ slice: ArraySlice<UInt8>) -> [UInt8] {
+        var body = Array(slice)
+        if body.last == 0x0A { body.removeLast() }
+        if body.last == 0x0D { body.removeLast() }
+        guard body.contains(UInt8(ascii: ">")) else { return body }
+        var output: [UInt8] = []
+        output.reserveCapacity(body.count)
+        var lineStart = true
+        var index = 0
+        while index < body.count {
+            if lineStart && body[index] == UInt8(ascii: ">") {
+                var probe = index
+                while probe < body.count && body[probe] == UInt8(ascii: ">") { probe += 1 }
+                if body[probe...].starts(with: Array("From ".utf8)) { index += 1 }
+            }
+            let byte = body[index]
+            output.append(byte)
+            lineStart = byte == 0x0A
+            index += 1
+        }
+        return output
+    }
+
+    /// The asctime date at the end of `From sender Tue Mar  3 14:02:00 2025`.
+    static func separatorDateMs(_ line: ArraySlice<UInt8>) -> Int64? {
+        let text = String(decoding: line, as: UTF8.self)
+        let words = text.split(separator: " ")
+        guard words.count >= 7 else { return nil }
+        return MailDate.parse(words.suffix(5).joined(separator: " "))
+    }
+}

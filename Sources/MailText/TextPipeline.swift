@@ -1,0 +1,186 @@
+import Foundation
+import TextSafety
+
+/// The text of one message, ready for a bubble.
+public struct MessageText: Sendable, Equatable {
+    /// Where the text came from.
+    public enum Source: String, Sendable, Equatable {
+        case plain, html, none
+    }
+
+    /// The bubble text: quotes, attributions and signatures removed, hard wraps joined.
+    public var text: String
+    /// The whole text before anything was removed, for `--full`.
+    public var originalText: String
+    /// `true` when a quote, attribution or signature was removed.
+    public var quotedTextRemoved: Bool
+    /// `true` when the message forwards another one (the forwarded content is kept and marked).
+    public var forwarded: Bool
+    /// The allow-list-sanitized HTML body, when the message had one.
+    public var sanitizedHTML: String?
+    public var source: Source
+
+    public init(
+        text: String, originalText: String, quotedTextRemoved: Bool, forwarded: Bool, sanitizedHTML: String?, source: Source
+    ) {
+        self.text = text
+        self.originalText = originalText
+        self.quotedTextRemoved = quotedTextRemoved
+        self.forwarded = forwarded
+        self.sanitizedHTML = sanitizedHTML
+        self.source = source
+    }
+}
+
+/// A parsed message with its bubble text and newsletter classification.
+public struct ProcessedMessage: Sendable, Equatable {
+    public var message: ParsedMessage
+    public var text: MessageText
+    public var newsletter: NewsletterClassification
+}
+
+/// The text pipeline, in the order that keeps each rule able to see what it needs
+/// (lessons-from-the-ios-app.md, 11):
+///
+/// MIME parse → choose the body → decode its charset → if HTML: sanitize, remove quote containers in the
+/// DOM, extract text → find quotes, attributions and signatures on raw lines → strip them → unwrap
+/// hard-wrapped lines (or undo format=flowed) → neutralize unsafe scalars.
+///
+/// The original text is kept for `--full`, and a message whose text is entirely quote keeps it: a
+/// bubble is never empty when the message has text.
+public struct TextPipeline: Sendable {
+    public var sanitizer: HTMLSanitizer
+
+    public init(sanitizer: HTMLSanitizer = HTMLSanitizer()) {
+        self.sanitizer = sanitizer
+    }
+
+    /// Parses and processes raw RFC 5322 bytes.
+    public func process(raw: [UInt8], gmailLabels: [String] = []) -> ProcessedMessage {
+        process(ParsedMessage(raw: raw), gmailLabels: gmailLabels)
+    }
+
+    /// Processes a message parsed by either door.
+    public func process(_ message: ParsedMessage, gmailLabels: [String] = []) -> ProcessedMessage {
+        ProcessedMessage(
+            message: message, text: text(of: message),
+            newsletter: NewsletterClassifier.classify(headers: message.root.headers, from: message.sender, gmailLabels: gmailLabels))
+    }
+
+    /// The bubble text of a parsed message.
+    ///
+    /// The plain part is used when it is a real twin of the HTML (not an "open this in a browser" stub,
+    /// and not much shorter than the HTML's text); otherwise the HTML is converted.
+    public func text(of message: ParsedMessage) -> MessageText {
+        if let plain = message.plainPart {
+            let plainText = plain.text
+            if let html = message.htmlPart, !Self.isRealTwin(plain: plainText, html: html.text) {
+                return text(ofHTML: html.text)
+            }
+            var result = text(ofPlain: plainText, isFlowed: plain.parameters["format"]?.lowercased() == "flowed",
+                              delSp: plain.parameters["delsp"]?.lowercased() == "yes")
+            if let html = message.htmlPart { result.sanitizedHTML = sanitizer.sanitize(html.text) }
+            return result
+        }
+        if let html = message.htmlPart { return text(ofHTML: html.text) }
+        return MessageText(text: "", originalText: "", quotedTextRemoved: false, forwarded: false, sanitizedHTML: nil, source: .none)
+    }
+
+    /// The bubble text of a bare text/plain body.
+    public func text(ofPlain raw: String, isFlowed: Bool = false, delSp: Bool = false) -> MessageText {
+        let normalized = Self.normalizeLineBreaks(raw)
+        let cleaning = PlainTextCleaner.clean(normalized, isFlowed: isFlowed, delSp: delSp)
+        let original = isFlowed ? FormatFlowed.decode(normalized, delSp: delSp) : normalized
+        return finish(
+            text: cleaning.text, original: original, removed: cleaning.removedQuote || cleaning.removedSignature,
+            forwarded: cleaning.forwarded, sanitizedHTML: nil, source: .plain)
+    }
+
+    /// The bubble text of a bare text/html body.
+    public func text(ofHTML html: String) -> MessageText {
+        let sanitized = sanitizer.sanitize(html)
+        let conversion = HTMLToText.convert(sanitized)
+        // The HTML's own line structure is already right (blocks are lines), so lines are cleaned of
+        // quotes and signatures as flowed text: no hard-wrap joining.
+        let cleaning = PlainTextCleaner.clean(conversion.text, isFlowed: true, delSp: false)
+        return finish(
+            text: cleaning.text, original: conversion.fullText,
+            removed: conversion.removedQuotes || cleaning.removedQuote || cleaning.removedSignature,
+            forwarded: cleaning.forwarded, sanitizedHTML: sanitized, source: .html)
+    }
+
+    private func finish(
+        text: String, original: String, removed: Bool, forwarded: Bool, sanitizedHTML: String?, source: MessageText.Source
+    ) -> MessageText {
+        let safeText = Self.trimmed(UnsafeScalars.neutralize(text))
+        let safeOriginal = Self.trimmed(UnsafeScalars.neutralize(original))
+        // Never an empty bubble when the message has text.
+        if safeText.isEmpty && !safeOriginal.isEmpty {
+            return MessageText(
+                text: safeOriginal, originalText: safeOriginal, quotedTextRemoved: false, forwarded: forwarded,
+                sanitizedHTML: sanitizedHTML, source: source)
+        }
+        return MessageText(
+            text: safeText, originalText: safeOriginal, quotedTextRemoved: removed && safeText != safeOriginal,
+            forwarded: forwarded, sanitizedHTML: sanitizedHTML, source: source)
+    }
+
+    /// A plain part is a real twin when it is not a stub and carries at least a third of the text the
+    /// HTML shows (markup-stripped length, a cheap estimate that needs no parse).
+    static func isRealTwin(plain: String, html: String) -> Bool {
+        let plainLength = plain.unicodeScalars.lazy.filter { !$0.properties.isWhitespace }.count
+        guard plainLength > 0 else { return false }
+        let lowered = plain.prefix(400).lowercased()
+        for stub in htmlOnlyStubs where lowered.contains(stub) && plainLength < 400 {
+            return false
+        }
+        return plainLength * 3 >= visibleLength(ofHTML: html)
+    }
+
+    static let htmlOnlyStubs = [
+        "view this email in your browser", "view it in your browser", "html-capable", "requires html",
+        "does not support html", "html version of this", "enable html", "this is an html message",
+    ]
+
+    /// Characters outside tags, scripts, styles and comments, excluding whitespace.
+    static func visibleLength(ofHTML html: String) -> Int {
+        var count = 0
+        var inTag = false
+        var skipping: [UInt8]?  // closing tag name we skip to ("script" / "style")
+        let bytes = Array(html.utf8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if let closing = skipping {
+                if byte == UInt8(ascii: "<"), index + 1 + closing.count < bytes.count, bytes[index + 1] == UInt8(ascii: "/"),
+                   bytes[(index + 2)..<min(bytes.count, index + 2 + closing.count)].map({ $0 | 0x20 }) == closing {
+                    skipping = nil
+                }
+                index += 1
+                continue
+            }
+            if byte == UInt8(ascii: "<") {
+                inTag = true
+                for name in ["script", "style"] where index + 1 + name.utf8.count <= bytes.count
+                    && bytes[(index + 1)..<(index + 1 + name.utf8.count)].map({ $0 | 0x20 }) == Array(name.utf8) {
+                    skipping = Array(name.utf8)
+                }
+            } else if byte == UInt8(ascii: ">") {
+                inTag = false
+            } else if !inTag && byte > 0x20 && (byte & 0xC0) != 0x80 {
+                count += 1  // count characters, not UTF-8 continuation bytes
+            }
+            index += 1
+        }
+        return count
+    }
+
+    static func normalizeLineBreaks(_ text: String) -> String {
+        guard text.utf8.contains(0x0D) else { return text }
+        return text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+    }
+
+    static func trimmed(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
