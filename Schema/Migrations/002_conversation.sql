@@ -21,22 +21,21 @@ CREATE TABLE conversation (
 
 -- The default conversation list: non-archived, newest first.
 CREATE INDEX conversation_active_by_recency
-    ON conversation (account_id, last_message_at_ms DESC)
+    ON conversation (account_id, last_message_at_ms DESC, id DESC)
     WHERE archived_at_ms IS NULL;
 
 -- --all and --archived lists.
 CREATE INDEX conversation_by_recency
-    ON conversation (account_id, last_message_at_ms DESC);
+    ON conversation (account_id, last_message_at_ms DESC, id DESC);
 
 -- The people a conversation is with: everyone on its messages except the account's aliases.
--- address keeps the spelling first seen; display_name is the non-empty name from the NEWEST message that
--- had one (display_name_at_ms), whatever order messages are stored in (an initial sync goes newest first).
+-- address keeps the spelling first seen. display_name is a rollup: the rollup pass sets it to the name
+-- on the NEWEST message that carries one, so the order messages are stored in cannot matter.
 CREATE TABLE conversation_participant (
     conversation_id    INTEGER NOT NULL REFERENCES conversation(id) ON DELETE CASCADE,
     address_normalized TEXT    NOT NULL,
     address            TEXT    NOT NULL,
     display_name       TEXT,
-    display_name_at_ms INTEGER,
     PRIMARY KEY (conversation_id, address_normalized)
 ) WITHOUT ROWID;
 

@@ -66,6 +66,32 @@ import Testing
         }
     }
 
+    @Test("the schema itself forbids two conversations with one participant hash")
+    func uniqueConstraint() async throws {
+        try await withTemporaryStore { store, path throws in
+            let (account, results) = try store.seed([message("a", from: alice)])
+            let hash = ParticipantSet(from: alice, to: [me], cc: [], excluding: ["me@example.org"]).hash
+            #expect(throws: DatabaseError.self) {
+                try DatabaseQueue(path: path.path).write { db in
+                    try db.execute(
+                        sql: "INSERT INTO conversation (account_id, participant_hash, created_at_ms) VALUES (?, ?, 0)",
+                        arguments: [account, hash])
+                }
+            }
+            // And find-or-create finds a row another connection created, rather than adding one.
+            let otherHash = ParticipantSet(from: bob, to: [me], cc: [], excluding: ["me@example.org"]).hash
+            let existing = try DatabaseQueue(path: path.path).write { db -> Int64 in
+                try db.execute(
+                    sql: "INSERT INTO conversation (account_id, participant_hash, created_at_ms) VALUES (?, ?, 0)",
+                    arguments: [account, otherHash])
+                return db.lastInsertedRowID
+            }
+            let found = try store.write { tx in try tx.upsert(message("b", from: bob), in: account).conversationID }
+            #expect(found.rawValue == existing)
+            #expect(found != results[0].conversationID)
+        }
+    }
+
     @Test("upserting a stored message updates it instead of duplicating it")
     func upsertUpdates() async throws {
         try await withTemporaryStore { store, path throws in

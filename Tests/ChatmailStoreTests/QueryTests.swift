@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 @testable import ChatmailStore
 import Testing
 
@@ -51,6 +52,27 @@ import Testing
             #expect(try titles(.init(kind: .people)) == ["Alice Liddell", "Bob Smith"])
             #expect(try titles(.init(kind: .newsletters)) == ["Shop"])
             #expect(try titles(.init(limit: 2)) == ["Alice Liddell", "Bob Smith"])
+        }
+    }
+}
+
+@Suite struct QueryPlanTests {
+    @Test("every conversation list walks a recency index with no sort", arguments: [
+        (ConversationFilter(), "conversation_active_by_recency"),
+        (ConversationFilter(unreadOnly: true), "conversation_active_by_recency"),
+        (ConversationFilter(kind: .people), "conversation_active_by_recency"),
+        (ConversationFilter(visibility: .archived), "conversation_by_recency"),
+        (ConversationFilter(visibility: .all, kind: .newsletters), "conversation_by_recency"),
+    ])
+    func plans(filter: ConversationFilter, index: String) async throws {
+        try await withTemporaryStore { _, path throws in
+            let plan = try DatabaseQueue(path: path.path).read { db in
+                try Row.fetchAll(
+                    db, sql: "EXPLAIN QUERY PLAN \(ChatmailStore.listSQL(filter))", arguments: ["account": 1, "limit": 50]
+                ).map { $0["detail"] as String }
+            }
+            #expect(plan.contains { $0.contains("USING INDEX \(index)") }, "\(plan)")
+            #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
         }
     }
 }

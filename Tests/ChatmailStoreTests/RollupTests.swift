@@ -176,6 +176,35 @@ import Testing
         }
     }
 
+    @Test("their messages and my replies, none in INBOX: archived (only all-from-me stays visible)")
+    func mixedWithoutInboxIsArchived() async throws {
+        try await withTemporaryStore(now: Self.t0 + 5) { store, _ throws in
+            let (account, results) = try store.seed([
+                message("a", from: alice, at: Self.t0, labels: []),
+                message("b", from: me, to: [alice], at: Self.t0 + Self.minute, labels: ["SENT"]),
+            ])
+            let row = try #require(try store.conversation(results[0].conversationID))
+            #expect(row.archivedAtMs == Self.t0 + 5)
+            #expect(try store.conversations(in: account).isEmpty)
+        }
+    }
+
+    @Test("a conversation deleted by rollups is not reused by a later message in the same transaction")
+    func deletedConversationNotCached() async throws {
+        try await withTemporaryStore { store, _ throws in
+            let account = try store.write { tx in try tx.ensureAccount(email: me.address) }
+            let second = try store.write { tx -> MessageUpsert in
+                let first = try tx.upsert(message("a", from: alice), in: account)
+                try tx.recomputeRollups(for: first.affectedConversations)
+                try tx.recomputeRollups(for: tx.deleteMessages(gmailIDs: ["a"], in: account))
+                let second = try tx.upsert(message("b", from: alice), in: account)
+                try tx.recomputeRollups(for: second.affectedConversations)
+                return second
+            }
+            #expect(try store.conversation(second.conversationID)?.messageCount == 1)
+        }
+    }
+
     @Test("titles follow the participants' latest names")
     func titleFollowsNames() async throws {
         try await withTemporaryStore { store, _ throws in
@@ -190,26 +219,30 @@ import Testing
         }
     }
 
-    @Test("the newest message's name wins, even when older mail is stored later (initial sync order)")
+    @Test("the newest message's name wins, whatever order and transactions messages arrive in")
     func newestNameWins() async throws {
         try await withTemporaryStore { store, _ throws in
-            let (account, results) = try store.seed([
-                message("new", from: EmailAddress(address: "dave@example.com", name: "Dave Lister"), at: Self.t0 + Self.minute),
-            ])
-            // An older message with an older name arrives later, in another transaction and in the same one.
-            try store.write { tx in
-                let stored = try tx.upsert(
-                    message("old", from: EmailAddress(address: "dave@example.com", name: "D. Lister"), at: Self.t0), in: account)
-                try tx.recomputeRollups(for: stored.affectedConversations)
+            func named(_ id: String, _ name: String, at: Int64) -> MessageInput {
+                message(id, from: EmailAddress(address: "dave@example.com", name: name), at: Self.t0 + at)
             }
-            #expect(try store.conversation(results[0].conversationID)?.title == "Dave Lister")
+            let (account, results) = try store.seed([named("n1", "Dave A", at: 100), named("n3", "Dave A", at: 300)])
+            let conversation = results[0].conversationID
+            // An older message with another name arrives later, in its own transaction.
+            try store.write { tx in
+                try tx.recomputeRollups(for: tx.upsert(named("n2", "Dave B", at: 200), in: account).affectedConversations)
+            }
+            #expect(try store.conversation(conversation)?.title == "Dave A")
+            // Newest first in one transaction, as an initial sync stores them.
             try store.write { tx in
                 var touched = Set<ConversationID>()
-                touched.formUnion(try tx.upsert(message("newest", from: EmailAddress(address: "dave@example.com", name: "Dave L."), at: Self.t0 + 2 * Self.minute), in: account).affectedConversations)
-                touched.formUnion(try tx.upsert(message("older", from: EmailAddress(address: "dave@example.com", name: "Old Dave"), at: Self.t0 - Self.minute), in: account).affectedConversations)
+                touched.formUnion(try tx.upsert(named("n5", "Dave L.", at: 500), in: account).affectedConversations)
+                touched.formUnion(try tx.upsert(named("n4", "Old Dave", at: 400), in: account).affectedConversations)
                 try tx.recomputeRollups(for: touched)
             }
-            #expect(try store.conversation(results[0].conversationID)?.title == "Dave L.")
+            #expect(try store.conversation(conversation)?.title == "Dave L.")
+            // Deleting the newest named message falls back to the next newest name.
+            try store.write { tx in try tx.recomputeRollups(for: tx.deleteMessages(gmailIDs: ["n5"], in: account)) }
+            #expect(try store.conversation(conversation)?.title == "Old Dave")
         }
     }
 }

@@ -3,14 +3,31 @@ import GRDB
 extension ChatmailStore {
     /// The conversation list, newest first.
     ///
-    /// The default (active) list is served by the partial index `conversation_active_by_recency`.
-    /// Conversations with no visible message (all trashed) are never listed.
+    /// The default (active) list walks the partial index `conversation_active_by_recency`, so archived
+    /// conversations cost nothing. Conversations with no visible message (all trashed) are never listed.
     public func conversations(in account: AccountID, filter: ConversationFilter = .init()) throws -> [ConversationSummary] {
+        try read { db in
+            let rows = try Row.fetchAll(
+                db, sql: Self.listSQL(filter), arguments: ["account": account, "limit": filter.limit ?? -1])
+            return try Self.summaries(from: rows, in: db)
+        }
+    }
+
+    /// The SQL of the conversation list for `filter`, with `:account` and `:limit` arguments.
+    ///
+    /// Without ANALYZE statistics SQLite rates both recency indexes alike and may pick the full one for
+    /// the active list, walking archived rows too; the active list therefore names its partial index.
+    package static func listSQL(_ filter: ConversationFilter) -> String {
         var conditions = ["account_id = :account", "message_count > 0"]
+        var index = "conversation_by_recency"
         switch filter.visibility {
-        case .active: conditions.append("archived_at_ms IS NULL")
-        case .archived: conditions.append("archived_at_ms IS NOT NULL")
-        case .all: break
+        case .active:
+            conditions.append("archived_at_ms IS NULL")
+            index = "conversation_active_by_recency"
+        case .archived:
+            conditions.append("archived_at_ms IS NOT NULL")
+        case .all:
+            break
         }
         switch filter.kind {
         case .any: break
@@ -18,14 +35,10 @@ extension ChatmailStore {
         case .newsletters: conditions.append("is_newsletter = 1")
         }
         if filter.unreadOnly { conditions.append("unread_count > 0") }
-        let sql = """
-            SELECT * FROM conversation WHERE \(conditions.joined(separator: " AND "))
+        return """
+            SELECT * FROM conversation INDEXED BY \(index) WHERE \(conditions.joined(separator: " AND "))
             ORDER BY last_message_at_ms DESC, id DESC LIMIT :limit
             """
-        return try read { db in
-            let rows = try Row.fetchAll(db, sql: sql, arguments: ["account": account, "limit": filter.limit ?? -1])
-            return try Self.summaries(from: rows, in: db)
-        }
     }
 
     /// One conversation by id, or `nil`.

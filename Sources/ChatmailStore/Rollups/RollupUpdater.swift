@@ -17,7 +17,8 @@ extension StoreTransaction {
     /// - `archived_at_ms`: NULL while a message is in INBOX, or when every message is from me (a
     ///   sent-only conversation stays visible); otherwise the time it was first seen archived.
     /// - `is_newsletter`: every visible message is a newsletter (my reply makes it a conversation).
-    /// - `title`: rebuilt from the participants' current names.
+    /// - participants' `display_name`: the name on the newest message that carries one.
+    /// - `title`: rebuilt from those names.
     ///
     /// A conversation left with no message at all is deleted.
     public func recomputeRollups(for conversations: Set<ConversationID>) throws {
@@ -27,13 +28,17 @@ extension StoreTransaction {
         let arguments: StatementArguments = ["ids": ids, "now": nowMs]
         try db.execute(sql: Self.rollupSQL(labels), arguments: arguments)
         try db.execute(sql: Self.emptyRollupSQL(labels), arguments: arguments)
-        try db.execute(
+        let deleted = try ConversationID.fetchAll(
+            db,
             sql: """
                 DELETE FROM conversation
                 WHERE id IN (SELECT value FROM json_each(?))
                   AND NOT EXISTS (SELECT 1 FROM message WHERE message.conversation_id = conversation.id)
+                RETURNING id
                 """,
             arguments: [ids])
+        forgetConversations(Set(deleted))
+        try refreshParticipantNames(ids: ids)
         try refreshTitles(ids: ids)
     }
 
@@ -121,6 +126,29 @@ extension StoreTransaction {
               SELECT 1 FROM message m WHERE m.conversation_id = conversation.id
                 AND NOT \(hasLabel(labels.hidden)))
         """
+    }
+
+    /// Sets each participant's display name to the name on the newest message that carries one.
+    private func refreshParticipantNames(ids: String) throws {
+        // Rows whose name is unchanged are not rewritten: no WAL traffic for a no-op.
+        try db.execute(
+            sql: """
+                WITH newest AS (
+                    SELECT p.conversation_id, p.address_normalized, (
+                        SELECT mp.name FROM message m JOIN message_participant mp ON mp.message_id = m.id
+                        WHERE m.conversation_id = p.conversation_id AND mp.address_normalized = p.address_normalized
+                          AND mp.name IS NOT NULL AND mp.name <> ''
+                        ORDER BY m.internal_date_ms DESC, m.id DESC LIMIT 1) AS name
+                    FROM conversation_participant p
+                    WHERE p.conversation_id IN (SELECT value FROM json_each(?))
+                )
+                UPDATE conversation_participant SET display_name = newest.name
+                FROM newest
+                WHERE conversation_participant.conversation_id = newest.conversation_id
+                  AND conversation_participant.address_normalized = newest.address_normalized
+                  AND conversation_participant.display_name IS NOT newest.name
+                """,
+            arguments: [ids])
     }
 
     private func refreshTitles(ids: String) throws {

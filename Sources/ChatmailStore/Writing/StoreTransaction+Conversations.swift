@@ -40,38 +40,15 @@ extension StoreTransaction {
         conversationCache[account, default: [:]][cacheKey] = id
         return id
     }
-
-    /// Keeps participants' display names current: the name on the newest message that had one wins,
-    /// whatever order messages are stored in.
-    ///
-    /// Most messages repeat what the store already has, so what this transaction wrote is remembered
-    /// and the statement is skipped when it could not change anything.
-    func refreshParticipantNames(_ participants: ParticipantSet, in conversation: ConversationID, seenAtMs: Int64) throws {
-        var update: DirectBinding?
-        for member in participants.members {
-            guard let name = member.name else { continue }
-            let key = ParticipantKey(conversation: conversation, address: member.normalizedAddress)
-            if let known = knownParticipantNames[key], known.name == name || known.seenAtMs >= seenAtMs { continue }
-            if update == nil {
-                update = DirectBinding.prepare(try db.cachedStatement(
-                    sql: """
-                        UPDATE conversation_participant SET display_name = ?1, display_name_at_ms = ?2
-                        WHERE conversation_id = ?3 AND address_normalized = ?4
-                          AND (display_name_at_ms IS NULL OR display_name_at_ms <= ?2)
-                        """))
-            }
-            update?.bind(name, at: 1)
-            update?.bind(seenAtMs, at: 2)
-            update?.bind(conversation.rawValue, at: 3)
-            update?.bind(member.normalizedAddress, at: 4)
-            try update?.execute()
-            knownParticipantNames[key] = (name, seenAtMs)
-        }
-    }
 }
 
-/// A participant of one conversation, as a cache key.
-struct ParticipantKey: Hashable {
-    var conversation: ConversationID
-    var address: String
+extension StoreTransaction {
+    /// Drops deleted conversations from this transaction's cache, so a later message from the same
+    /// people creates a new conversation instead of pointing at a deleted row.
+    func forgetConversations(_ deleted: Set<ConversationID>) {
+        guard !deleted.isEmpty else { return }
+        for (account, byKey) in conversationCache {
+            conversationCache[account] = byKey.filter { !deleted.contains($0.value) }
+        }
+    }
 }

@@ -12,7 +12,6 @@ extension StoreTransaction {
         let aliases = try aliases(of: account)
         let participants = ParticipantSet(from: message.from, to: message.to, cc: message.cc, excluding: aliases)
         let conversation = try findOrCreateConversation(for: participants, in: account)
-        try refreshParticipantNames(participants, in: conversation, seenAtMs: message.internalDateMs)
 
         let from = message.from ?? EmailAddress(address: "")
         let isFromMe = aliases.contains(from.normalizedAddress)

@@ -11,7 +11,6 @@ public final class StoreTransaction {
     private var aliasCache: [AccountID: Set<String>] = [:]
     var labelRowCache: [AccountID: [String: Int64]] = [:]
     var conversationCache: [AccountID: [String: ConversationID]] = [:]
-    var knownParticipantNames: [ParticipantKey: (name: String, seenAtMs: Int64)] = [:]
     var searchIndex = SearchIndexWriter()
 
     init(db: Database, clock: @escaping ChatmailStore.Clock) {
