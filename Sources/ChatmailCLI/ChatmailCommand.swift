@@ -29,17 +29,25 @@ public struct ChatmailCommand: AsyncParsableCommand {
             handler.logLevel = verbose ? .debug : .warning
             return handler
         }
+        let command: any ParsableCommand
         do {
-            var command = try parseAsRoot(arguments)
-            if var asyncCommand = command as? any AsyncParsableCommand {
+            command = try parseAsRoot(arguments)
+        } catch {
+            exit(withError: error)  // help, --version and usage errors (64): ArgumentParser's own output
+        }
+        do {
+            var mutable = command
+            if var asyncCommand = mutable as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
-                try command.run()
+                try mutable.run()
             }
+        } catch let error as ValidationError {
+            exit(withError: error)  // a usage rule checked while running (exit 64)
+        } catch let error as ExitCode {
+            exit(withError: error)
         } catch {
-            guard let status = ExitStatus(for: error) else {
-                exit(withError: error)  // help, --version, usage errors (64) and ExitCode
-            }
+            let status = ExitStatus(for: error) ?? .failure
             FileHandle.standardError.write(Data(ExitStatus.message(for: error).utf8))
             Foundation.exit(status.code)
         }

@@ -20,8 +20,8 @@ enum ExitStatus: Int32, Sendable {
 
     var code: Int32 { rawValue }
 
-    /// The status for errors chatmail knows; `nil` leaves the error to ArgumentParser
-    /// (help, version, usage errors).
+    /// The status for errors chatmail knows; `nil` for anything else, which ``ChatmailCommand`` reports
+    /// as a runtime failure (exit 1) on one line.
     init?(for error: any Error) {
         switch error {
         case let error as StoreError:
@@ -46,7 +46,8 @@ enum ExitStatus: Int32, Sendable {
     static let maximumCandidatesListed = 10
 
     /// The text printed on stderr: one line, prefixed with the program name, plus the candidate list
-    /// when a person is ambiguous.
+    /// when a person is ambiguous. Unexpected errors (a corrupt page, say) use their own description,
+    /// folded onto one line.
     static func message(for error: any Error) -> String {
         let summary = TerminalSafeText.singleLine((error as? any LocalizedError)?.errorDescription ?? "\(error)")
         var text = "chatmail: \(summary)\n"

@@ -61,17 +61,29 @@ import Testing
         let object = try #require(try result.json() as? [String: Any])
         #expect(Set(object.keys) == ["conversation", "messages"])
         let conversation = try #require(object["conversation"] as? [String: Any])
+        #expect(Set(conversation.keys) == ["id", "participants", "title", "lastMessageAt", "snippet", "messageCount", "unreadCount", "archived", "isNewsletter"])
         #expect(conversation["title"] as? String == "Alice Liddell")
         let messages = try #require(object["messages"] as? [[String: Any]])
         #expect(messages.map { $0["gmailId"] as? String } == ["a1", "a2", "a3"])
         for message in messages {
             #expect(Set(message.keys) == ["id", "gmailId", "threadId", "from", "isFromMe", "date", "subject", "text", "labels", "attachments"])
+            #expect(Set((message["from"] as? [String: Any] ?? [:]).keys) == ["address", "name"])
         }
+        #expect(messages[0]["date"] as? String == "2025-03-02T12:00:00+00:00")
         #expect(messages[1]["isFromMe"] as? Bool == true)
         #expect(messages[2]["labels"] as? [String] == ["INBOX", "UNREAD"])
         let attachment = try #require((messages[2]["attachments"] as? [[String: Any]])?.first)
         #expect(Set(attachment.keys) == ["filename", "mimeType", "size"])
         #expect(attachment["size"] as? Int == 20_480)
+    }
+
+    @Test("--no-pager is accepted (output never pages when piped)")
+    func noPager() throws {
+        let fixture = try CLIFixture()
+        try fixture.seedCast()
+        let result = try fixture.run(["show", "alice liddell", "--no-pager"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Lunch on Friday?"))
     }
 
     @Test("--limit keeps the newest messages")
@@ -181,6 +193,18 @@ import Testing
         let result = try fixture.run(["conversations"])
         #expect(result.status == 4)
         #expect(result.stderr == "chatmail: The database was created by a newer chatmail. Upgrade chatmail to use it.\n")
+    }
+
+    @Test("a file that is not a database exits 1 with one line naming it")
+    func notADatabase() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-garbage-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }  // best-effort cleanup
+        try Data(repeating: 0x42, count: 8192).write(to: home.appendingPathComponent("chatmail.sqlite"))
+        let result = try CLIFixture.run(["conversations", "--home", home.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("chatmail: Cannot open the database at "))
+        #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
     @Test("usage errors exit 64", arguments: [["show", "x", "--limit", "0"], ["conversations", "--color", "sometimes"], ["conversations", "--archived", "--all"]])

@@ -14,6 +14,8 @@ struct Show: AsyncParsableCommand {
     @Option(help: "Show at most this many of the newest messages.") var limit = 50
     @Flag(help: "Show messages whole, with the quoted text and signatures that were removed.") var full = false
     @Flag(help: "Print JSON instead of a transcript.") var json = false
+    @Flag(help: "Never page the output. (chatmail does not page yet, so this changes nothing today; scripts can pass it safely.)")
+    var noPager = false
 
     func validate() throws {
         guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }

@@ -1,3 +1,5 @@
+import GRDB
+
 /// A parsed message, ready to be stored: what the text pipeline made of one Gmail message.
 ///
 /// The store derives everything that depends on the account from it (participant set, conversation,
@@ -96,4 +98,9 @@ public struct MessageUpsert: Sendable, Equatable {
     public var affectedConversations: Set<ConversationID> {
         Set([conversationID] + [previousConversationID].compactMap { $0 })
     }
+}
+
+/// A participant's role on a message, as stored in `message_participant.role` (CHECK-constrained).
+public enum ParticipantRole: String, Sendable, CaseIterable, DatabaseValueConvertible {
+    case from, to, cc, bcc
 }

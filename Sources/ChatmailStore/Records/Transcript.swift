@@ -73,7 +73,12 @@ public struct StoreStatus: Sendable, Equatable {
     public var conversationCount: Int
     public var archivedConversationCount: Int
     public var unreadConversationCount: Int
-    /// Pending actions by status name (`pending`, `processing`, `failed`, `completed`, `abandoned`).
-    public var actionCounts: [String: Int]
+    /// Pending actions by status; statuses with no action are absent.
+    public var actionCounts: [PendingActionStatus: Int]
     public var abandonedMessageCount: Int
+}
+
+/// The life cycle of a queued action, as stored in `pending_action.status` (CHECK-constrained).
+public enum PendingActionStatus: String, Sendable, CaseIterable, Codable {
+    case pending, processing, failed, completed, abandoned
 }

@@ -14,12 +14,16 @@ extension ChatmailStore {
                     FROM conversation WHERE account_id = ? AND message_count > 0
                     """,
                 arguments: [account.id])
-            var actions: [String: Int] = [:]
+            var actions: [PendingActionStatus: Int] = [:]
             for row in try Row.fetchAll(
                 db, sql: "SELECT status, COUNT(*) AS n FROM pending_action WHERE account_id = ? GROUP BY status",
                 arguments: [account.id])
             {
-                actions[row["status"]] = row["n"]
+                // The CHECK constraint admits only these statuses; an unknown one means a newer schema.
+                guard let status = PendingActionStatus(rawValue: row["status"]) else {
+                    throw StoreError.schemaFromNewerVersion
+                }
+                actions[status] = row["n"]
             }
             let abandoned = try Int.fetchOne(
                 db, sql: "SELECT COUNT(*) FROM abandoned_message WHERE account_id = ?", arguments: [account.id]) ?? 0

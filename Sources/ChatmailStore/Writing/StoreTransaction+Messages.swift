@@ -99,8 +99,8 @@ extension StoreTransaction {
                 VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
                 """))
         insert.bind(messageID.rawValue, at: 1)
-        func insertAll(_ role: String, _ addresses: [EmailAddress]) throws {
-            insert.bind(role, at: 2)
+        func insertAll(_ role: ParticipantRole, _ addresses: [EmailAddress]) throws {
+            insert.bind(role.rawValue, at: 2)
             for address in addresses {
                 insert.bind(address.normalizedAddress, at: 3)
                 insert.bind(address.address, at: 4)
@@ -108,10 +108,10 @@ extension StoreTransaction {
                 try insert.execute()
             }
         }
-        if let from = message.from { try insertAll("from", [from]) }
-        try insertAll("to", message.to)
-        try insertAll("cc", message.cc)
-        try insertAll("bcc", message.bcc)
+        if let from = message.from { try insertAll(.from, [from]) }
+        try insertAll(.to, message.to)
+        try insertAll(.cc, message.cc)
+        try insertAll(.bcc, message.bcc)
     }
 
     private func insertLabels(_ labelIDs: [String], into messageID: MessageID, in account: AccountID) throws {

@@ -39,8 +39,8 @@ public struct JSONRenderer: Sendable {
             archivedConversationCount: status.archivedConversationCount,
             unreadConversationCount: status.unreadConversationCount,
             pendingActions: .init(
-                pending: counts["pending"] ?? 0, processing: counts["processing"] ?? 0, failed: counts["failed"] ?? 0,
-                completed: counts["completed"] ?? 0, abandoned: counts["abandoned"] ?? 0),
+                pending: counts[.pending] ?? 0, processing: counts[.processing] ?? 0, failed: counts[.failed] ?? 0,
+                completed: counts[.completed] ?? 0, abandoned: counts[.abandoned] ?? 0),
             abandonedMessages: status.abandonedMessageCount))
     }
 

@@ -18,7 +18,7 @@ public struct StatusRenderer: Sendable {
             ("Last sync", status.account.lastSyncAtMs.map { time.iso8601($0) } ?? "never"),
             ("Messages", String(status.messageCount)),
             ("Conversations", "\(status.conversationCount) (\(status.archivedConversationCount) archived, \(status.unreadConversationCount) unread)"),
-            ("Pending actions", "\(actions["pending", default: 0] + actions["processing", default: 0]) pending, \(actions["failed", default: 0]) failed, \(actions["abandoned", default: 0]) abandoned"),
+            ("Pending actions", "\(actions[.pending, default: 0] + actions[.processing, default: 0]) pending, \(actions[.failed, default: 0]) failed, \(actions[.abandoned, default: 0]) abandoned"),
             ("Abandoned messages", String(status.abandonedMessageCount)),
         ]
         let labelWidth = rows.map { $0.0.count }.max() ?? 0
