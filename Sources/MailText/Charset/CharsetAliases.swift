@@ -33,14 +33,18 @@ enum CharsetAliases {
         "ucs-2": "UTF-16", "utf-32": "UTF-32", "utf-32le": "UTF-32LE", "utf-32be": "UTF-32BE",
     ]
 
-    /// Normalizes a raw label: trims whitespace and quotes, lowercases, drops `=3D` residue and a `*lang` suffix.
+    /// Normalizes a raw label: trims whitespace and quotes, lowercases, drops quoted-printable residue (`3d…=22`),
+    /// a doubled `charset=` and a `*lang` suffix.
     static func normalize(_ label: String) -> String {
         var text = Substring(label.lowercased())
         let junk: Set<Character> = [" ", "\t", "\r", "\n", "\"", "'", ";", ","]
         while let first = text.first, junk.contains(first) { text = text.dropFirst() }
         while let last = text.last, junk.contains(last) { text = text.dropLast() }
         // `charset=3Diso-8859-1`: a quoted-printable `=3D` whose `=` was consumed as the parameter's own.
+        if text.hasPrefix("charset=") { text = text.dropFirst(8) }
         if text.hasPrefix("3d"), text.count > 2 { text = text.dropFirst(2) }
+        // More quoted-printable residue after the label: `=22` (a quote), `=E2=80=9D`, a soft break `=`.
+        if let equals = text.firstIndex(of: "=") { text = text[..<equals] }
         // RFC 2231 §5 allows `charset*language` in encoded words.
         if let star = text.firstIndex(of: "*") { text = text[..<star] }
         return String(text)

@@ -94,7 +94,24 @@ private struct Entry {
                 return [MailAddress(name: name, address: address)]
             }
         }
-        return bareMailboxes(outside)
+        let bare = bareMailboxes(outside)
+        return bare.isEmpty && !hasAt ? archiveMailbox(outside) : bare
+    }
+
+    /// Reads the spam-proofed form mailing list archives (pipermail, mbox exports) write:
+    /// `bob at example.com (Bob Smith)`. Only `local at dotted.domain`, so prose names are not mistaken for it.
+    private func archiveMailbox(_ lexemes: [AddressTokenizer.Lexeme]) -> [MailAddress] {
+        let words = lexemes.filter { !AddressText.isComment($0.token) }
+        guard words.count >= 3 else { return [] }
+        for index in 1..<(words.count - 1) where words[index].token == .atom(Array("at".utf8)) {
+            guard case .atom(let domain) = words[index + 1].token, domain.contains(UInt8(ascii: ".")),
+                case .atom = words[index - 1].token
+            else { continue }
+            let address = AddressText.addrSpec(local: words[index - 1].token, domain: words[index + 1].token)
+            let name = AddressText.phrase(Array(words[..<(index - 1)])) ?? AddressText.firstComment(lexemes)
+            return address.isEmpty ? [] : [MailAddress(name: name, address: address)]
+        }
+        return []
     }
 
     /// Reads `name local@domain (comment)` sequences without angle brackets.

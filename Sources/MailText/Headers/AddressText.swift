@@ -38,7 +38,14 @@ enum AddressText {
     /// Decodes address bytes (UTF-8 per RFC 6532) and removes whitespace and controls.
     private static func clean(_ bytes: [UInt8]) -> String {
         let text = HeaderText.sanitized(CharsetDecoder.decode(bytes, charset: nil))
-        return String(text.unicodeScalars.filter { !$0.properties.isWhitespace }.map(Character.init))
+        // Whitespace is dropped except inside a quoted local part (`"john doe"@x.org`).
+        var result = String.UnicodeScalarView()
+        var inQuotes = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\"" { inQuotes.toggle() }
+            if inQuotes || !scalar.properties.isWhitespace { result.append(scalar) }
+        }
+        return String(result)
     }
 
     /// The display name spelled by a phrase, decoded; `nil` when it is empty.

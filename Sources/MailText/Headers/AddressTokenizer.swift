@@ -43,6 +43,12 @@ enum AddressTokenizer {
             switch byte {
             case UInt8(ascii: "\""):
                 let (contents, end) = delimited(raw, from: index + 1, close: UInt8(ascii: "\""), nests: false)
+                guard end <= raw.count, raw[end - 1] == UInt8(ascii: "\""), end - 1 > index else {
+                    // Unterminated quote: drop the stray `"` and tokenize the rest normally, so
+                    // `"Bob <bob@x.org>` still yields the address.
+                    index += 1
+                    continue
+                }
                 token = .quoted(contents)
                 index = end
             case UInt8(ascii: "("):

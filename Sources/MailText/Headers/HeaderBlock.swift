@@ -24,7 +24,7 @@ public enum HeaderBlock {
             let content = bytes[line.content]
             if content.isEmpty {
                 lines.advance()
-                return (HeaderFields(fields), line.next)
+                return (HeaderFields(finished(fields)), line.next)
             }
             if let first = content.first, first == 0x20 || first == 0x09 {
                 if fields.isEmpty { return (HeaderFields(), line.content.lowerBound) }
