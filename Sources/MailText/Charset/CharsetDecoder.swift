@@ -25,6 +25,8 @@ public enum CharsetDecoder {
         switch charset.flatMap(canonicalName) {
         case nil, "UTF-8", "US-ASCII":
             decoded = decodeUndeclared(bytes)
+        case "ISO-2022-JP-2":
+            decoded = ISO2022JP.decode(bytes) ?? decodeWithIconv(bytes, name: "ISO-2022-JP-2")
         case "ISO-8859-1", "CP1252":
             decoded = isASCII(bytes) ? asciiString(bytes) : Windows1252.decode(bytes)
         case .some(let name):
@@ -50,10 +52,13 @@ public enum CharsetDecoder {
     }
 
     /// Decodes text with no usable label: UTF-8 when valid, else windows-1252 when clean, else UTF-8 with U+FFFD.
+    ///
+    /// One refinement: text that is mostly well-formed UTF-8 with a stray bad byte (a truncated header) stays
+    /// UTF-8, because reading its multibyte sequences as windows-1252 would garble every non-ASCII letter.
     static func decodeUndeclared(_ bytes: [UInt8]) -> String {
         let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         if let valid = String(validating: body, as: UTF8.self) { return valid }
-        if Windows1252.decodesCleanly(body) { return Windows1252.decode(body) }
+        if Windows1252.decodesCleanly(body), !UTF8Evidence.isMostlyUTF8(body) { return Windows1252.decode(body) }
         return String(decoding: body, as: UTF8.self)
     }
 

@@ -9,6 +9,8 @@ import Testing
         // ISO-2022-JP: stateful; ESC $ B switches to JIS X 0208, ESC ( B back to ASCII.
         ([0x1B, 0x24, 0x42, 0x24, 0x33, 0x24, 0x73, 0x24, 0x4B, 0x24, 0x41, 0x24, 0x4F, 0x1B, 0x28, 0x42], "iso-2022-jp",
             "こんにちは"),
+        // ISO-2022-JP with NEC row 13 (① = 0x2D21) and half-width katakana (ESC ( I): via CP932, not strict JIS.
+        ([0x1B, 0x24, 0x42, 0x2D, 0x21, 0x1B, 0x28, 0x49, 0x31, 0x1B, 0x28, 0x42, 0x41], "iso-2022-jp", "①ｱA"),
         // GB2312 label, bytes decoded through the GB18030 superset.
         ([0xC4, 0xE3, 0xBA, 0xC3], "gb2312", "你好"),
         // GB18030 label: € is the two-byte 0xA2E3 in GB18030 (GB2312 lacks it).
@@ -74,6 +76,8 @@ import Testing
         // KOI8-R label on UTF-8 bytes that KOI8-R decodes without error is trusted (cannot tell); but
         // a Shift_JIS label on UTF-8 bytes that are invalid Shift_JIS is a lie: UTF-8 wins.
         (Array("日本語テキスト".utf8), "shift_jis", "日本語テキスト"),
+        // No label, mostly UTF-8 with one stray byte: UTF-8 with one U+FFFD, not windows-1252 mojibake.
+        (Array("Юникод".utf8) + [0xF1], nil, "Юникод\u{FFFD}"),
         // Undecodable in both UTF-8 and 1252 (0x81 undefined in 1252): UTF-8 with U+FFFD, never empty.
         ([0x41, 0x81, 0xFF], "utf-8", "A\u{FFFD}\u{FFFD}"),
     ] as [([UInt8], String?, String)])
