@@ -125,4 +125,6 @@ let corpusExpectations: [(String, String, String)] = [
     ("usrp-users-list/03153.eml", "Re: [USRP-users] Ettus N310: Tuning in GNU Radio", "usrp-users@lists.ettus.com"),  // plain ASCII subject
     ("usrp-users-list/03475.eml", "Re: [USRP-users] twinrx consistent phase offset", "usrp-users@lists.ettus.com"),  // plain ASCII subject
     ("usrp-users-list/03627.eml", "Re: [USRP-users] Fwd: E310: Change MAC Address?", "usrp-users@lists.ettus.com"),  // plain ASCII subject
+    // Python is wrong on the next row: it leaves the word encoded because strict ISO-2022-JP lacks NEC row 13 (①).
+    ("redmine/subject_japanese_3.eml", "① 丸数字テスト", "JSmith@somenet.foo"),  // encoded words: iso-2022-jp/B
 ]
