@@ -1,0 +1,25 @@
+import Foundation
+
+/// The shared e-mail corpus the sweep tests read (2,226 `.eml` files from 29 public test suites).
+enum Corpus {
+    /// Where the corpus lives on the build machines.
+    static let root = URL(fileURLWithPath: "/work/shared/corpus")
+
+    /// `true` when the corpus is present; corpus tests are skipped elsewhere.
+    static var isAvailable: Bool {
+        FileManager.default.fileExists(atPath: root.path)
+    }
+
+    /// Every `.eml` file under the corpus, sorted by path so failures are reproducible.
+    static func emlFiles() -> [URL] {
+        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [] }
+        var files: [URL] = []
+        for case let url as URL in walker where url.pathExtension == "eml" { files.append(url) }
+        return files.sorted { $0.path < $1.path }
+    }
+
+    /// The bytes of one corpus file given by its path relative to the corpus root.
+    static func bytes(_ relativePath: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: root.appendingPathComponent(relativePath)))
+    }
+}
