@@ -28,14 +28,20 @@ enum AllowList {
     static let removedWithContent: Set<String> = [
         // active content and embedded documents
         "script", "style", "iframe", "frame", "frameset", "object", "embed", "applet", "noscript", "template",
-        "noembed", "noframes", "param", "audio", "video", "source", "track", "canvas", "portal",
+        "noembed", "noframes", "audio", "video", "canvas", "portal",
         // forms: phishing surface, and their text is never the message
-        "form", "input", "button", "select", "option", "optgroup", "textarea", "datalist", "keygen", "output",
+        "form", "input", "button", "select", "option", "optgroup", "textarea", "datalist", "output",
         // document metadata
         "head", "meta", "base", "link", "title",
         // foreign content: its own parsing rules and scriptable attributes
         "svg", "math",
     ]
+
+    /// Void elements that are removed, but whose misparsed "children" are kept.
+    ///
+    /// libxml2 2.9 does not know some of these as void, so `<embed src=x><p>after</p>` puts the paragraph
+    /// inside the embed; removing the embed with its content would lose mail text.
+    static let removedVoidElements: Set<String> = ["embed", "param", "source", "track", "keygen", "bgsound"]
 
     /// Semantic block elements kept as `div`, so the sanitized HTML still breaks lines where the sender meant.
     static let renamedToDiv: Set<String> = [
@@ -71,6 +77,7 @@ enum AllowList {
     /// What to do with an element called `name` (lowercase).
     static func disposition(of name: String) -> ElementDisposition {
         if self.elements.contains(name) { return .keep }
+        if self.removedVoidElements.contains(name) { return .unwrap }  // the element goes, its attributes with it
         if self.removedWithContent.contains(name) { return .remove }
         if self.renamedToDiv.contains(name) { return .rename("div") }
         return .unwrap

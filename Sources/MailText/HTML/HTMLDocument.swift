@@ -82,9 +82,15 @@ enum LibXML2Setup {
 
 extension UnsafeMutablePointer where Pointee == xmlNode {
     /// The lowercased tag name of an element node; `nil` for text, comments and every other node kind.
+    ///
+    /// libxml2 splits `<o:p>` into the name `p` and an undeclared namespace prefix `o`, and would then write
+    /// it back as `<p>`; the prefix is kept in the name so `o:p` stays an unknown element (unwrapped), not a
+    /// paragraph.
     var elementName: String? {
         guard self.pointee.type == XML_ELEMENT_NODE, let name = self.pointee.name else { return nil }
-        return String(cString: name).lowercased()
+        let local = String(cString: name).lowercased()
+        guard let namespace = self.pointee.ns, let prefix = namespace.pointee.prefix else { return local }
+        return String(cString: prefix).lowercased() + ":" + local
     }
 
     /// The decoded value of the attribute called `name` (lowercase), entities already resolved by libxml2.
@@ -97,6 +103,20 @@ extension UnsafeMutablePointer where Pointee == xmlNode {
             property = attribute.pointee.next
         }
         return nil
+    }
+
+    /// Whether this is a `p` inside another `p`.
+    ///
+    /// The HTML parser closes an open `p` when a new one starts, so a nested `p` can only be Outlook's `<o:p>`,
+    /// whose prefix libxml2 drops. It is an unknown inline element, not a paragraph.
+    var isNestedParagraph: Bool {
+        guard self.elementName == "p" else { return false }
+        var ancestor = self.pointee.parent
+        while let node = ancestor, node.pointee.type == XML_ELEMENT_NODE {
+            if node.elementName == "p" { return true }
+            ancestor = node.pointee.parent
+        }
+        return false
     }
 
     /// Whether the element carries the attribute called `name` (lowercase), with or without a value.
@@ -172,9 +192,11 @@ extension UnsafeMutablePointer where Pointee == xmlAttr {
         return String(cString: content)
     }
 
-    /// The attribute's lowercased name.
+    /// The attribute's lowercased name, with its namespace prefix (`xlink:href`) when libxml2 split one off.
     var lowercasedName: String {
         guard let name = self.pointee.name else { return "" }
-        return String(cString: name).lowercased()
+        let local = String(cString: name).lowercased()
+        guard let namespace = self.pointee.ns, let prefix = namespace.pointee.prefix else { return local }
+        return String(cString: prefix).lowercased() + ":" + local
     }
 }

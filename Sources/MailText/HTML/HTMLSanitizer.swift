@@ -43,6 +43,7 @@ public struct HTMLSanitizer: Sendable {
     public func sanitize(_ html: String) -> String {
         guard let document = HTMLDocument(parsing: html), let body = document.body else { return "" }
         self.clean(childrenOf: body)
+        Self.wrapLeadingInlineContent(of: body)
         return document.serializeChildren(of: body)
     }
 
@@ -61,7 +62,8 @@ public struct HTMLSanitizer: Sendable {
                 node.removeFromTree()
                 continue
             }
-            switch AllowList.disposition(of: name) {
+            let disposition = node.isNestedParagraph ? .unwrap : AllowList.disposition(of: name)
+            switch disposition {
             case .remove:
                 next = Self.following(node, within: container)
                 node.removeFromTree()
@@ -84,6 +86,38 @@ public struct HTMLSanitizer: Sendable {
         }
     }
 
+    /// Block elements that end a leading run of inline content.
+    static let blockElements: Set<String> = [
+        "div", "p", "table", "blockquote", "ul", "ol", "dl", "pre", "hr", "h1", "h2", "h3", "h4", "h5", "h6",
+        "center", "figure", "details",
+    ]
+
+    /// Wraps text and inline elements at the very start of the body in a `div`.
+    ///
+    /// Parsing bare leading text again makes libxml2 invent a `<p>` around it, so without this wrapper
+    /// `sanitize(sanitize(x))` would differ from `sanitize(x)`. A `div` around leading inline content renders
+    /// the same.
+    private static func wrapLeadingInlineContent(of body: xmlNodePtr) {
+        // Whitespace at the edges of the body never renders, and the parser drops it on the second pass.
+        while let edge = body.pointee.children, Self.isWhitespaceText(edge) { edge.removeFromTree() }
+        while let edge = body.pointee.last, Self.isWhitespaceText(edge) { edge.removeFromTree() }
+        guard let first = body.pointee.children, first.pointee.type == XML_TEXT_NODE,
+            first.textContent.contains(where: { !$0.isWhitespace })
+        else { return }
+        guard let wrapper = xmlNewDocNode(body.pointee.doc, nil, "div", nil) else { return }
+        xmlAddPrevSibling(first, wrapper)
+        var next: xmlNodePtr? = first
+        while let node = next, !(node.elementName.map { self.blockElements.contains($0) } ?? false) {
+            next = node.pointee.next
+            xmlUnlinkNode(node)
+            xmlAddChild(wrapper, node)
+        }
+    }
+
+    private static func isWhitespaceText(_ node: xmlNodePtr) -> Bool {
+        node.pointee.type == XML_TEXT_NODE && node.textContent.allSatisfy(\.isWhitespace)
+    }
+
     /// Filters the attributes of a kept element in place.
     private func filterAttributes(of element: xmlNodePtr, named name: String) {
         var opensExternally = false
@@ -92,7 +126,7 @@ public struct HTMLSanitizer: Sendable {
         while let attribute = property {
             property = attribute.pointee.next
             let attributeName = attribute.lowercasedName
-            guard AllowList.allowsAttribute(attributeName, on: name) else {
+            guard attribute.pointee.ns == nil, AllowList.allowsAttribute(attributeName, on: name) else {
                 xmlRemoveProp(attribute)
                 continue
             }

@@ -9,9 +9,9 @@ import CLibXML2
 struct TextExtractor {
     /// Elements whose content never shows as text.
     static let invisibleElements: Set<String> = [
-        "script", "style", "head", "title", "template", "noscript", "svg", "math", "iframe", "object", "embed",
+        "script", "style", "head", "title", "template", "noscript", "svg", "math", "iframe", "object",
         "applet", "frame", "frameset", "noembed", "noframes", "audio", "video", "canvas", "select", "option",
-        "textarea", "input", "button", "meta", "link", "base", "param", "datalist",
+        "textarea", "input", "button", "meta", "link", "base", "datalist",
     ]
 
     /// Elements that end the current line.
@@ -130,7 +130,7 @@ struct TextExtractor {
         case "a":
             self.links.append(LinkState(href: node.attribute("href"), startOffset: self.output.utf8.count))
         default:
-            if Self.paragraphBlocks.contains(name) {
+            if Self.paragraphBlocks.contains(name) && !node.isNestedParagraph {
                 self.requestBreak(2)
             } else if Self.lineBlocks.contains(name) {
                 self.requestBreak(1)
@@ -160,7 +160,7 @@ struct TextExtractor {
             guard let link = self.links.popLast() else { return }
             self.appendLinkTarget(link)
         default:
-            if Self.paragraphBlocks.contains(name) {
+            if Self.paragraphBlocks.contains(name) && !element.isNestedParagraph {
                 self.requestBreak(2)
             } else if Self.lineBlocks.contains(name) {
                 self.requestBreak(1)

@@ -57,6 +57,7 @@ import Testing
     func unwrapsUnknown() {
         let output = self.sanitizer.sanitize("<p><o:p>Office</o:p> <custom-tag>custom</custom-tag> <label>label</label></p>")
         #expect(output == "<p>Office custom label</p>")
+        #expect(self.sanitizer.sanitize(output) == output)
     }
 
     @Test("renames semantic blocks to div")
@@ -174,7 +175,7 @@ import Testing
         "width: expression(alert(1))",  // old IE script
         "behavior: url(x.htc)",  // old IE behaviour
         "-moz-binding: url(x.xml#xss)",  // old Firefox binding
-        "color: red; @import 'x.css'",  // import smuggled into a value
+        "color: red @import 'x.css'",  // import smuggled into a value
         "color: \\72 ed",  // backslash escape
         "color: re/**/d",  // comment inside a value
         "position: fixed",  // overlays the viewer
@@ -300,7 +301,8 @@ import Testing
         for options in [HTMLSanitizer.Options(blockRemoteImages: true), .init(blockRemoteImages: false)] {
             let sanitizer = HTMLSanitizer(options: options)
             let once = sanitizer.sanitize(html)
-            #expect(sanitizer.sanitize(once) == once)
+            let twice = sanitizer.sanitize(once)
+            #expect(twice == once)
             #expect(!once.contains("<script"))
         }
     }
