@@ -229,6 +229,14 @@ struct TextExtractor {
 
     /// Writes whatever line breaks, space, separator, indentation and list marker must precede new content.
     private mutating func beginContent(preformatted: Bool) {
+        // Fast path for the middle of a word: nothing is pending, and the output never ends in "\n" here
+        // because newlines are only written right before content.
+        if !self.output.isEmpty && self.pendingNewlines == 0 && !self.pendingSpace && !self.pendingSeparator
+            && self.pendingMarker == nil
+        {
+            if self.rowHasContent.last == false { self.rowHasContent[self.rowHasContent.count - 1] = true }
+            return
+        }
         var atLineStart = self.output.isEmpty || self.output.hasSuffix("\n")
         if !self.output.isEmpty {
             if self.pendingNewlines > 0 {
