@@ -1,0 +1,137 @@
+import Foundation
+
+/// One `property: value` pair from an inline `style` attribute.
+struct CSSDeclaration: Equatable {
+    /// The lowercased property name.
+    var property: String
+    /// The value as written, trimmed.
+    var value: String
+}
+
+/// Parses and filters inline CSS (`style` attributes).
+///
+/// Only declarations whose property is allow-listed and whose value cannot fetch or run anything survive.
+/// The text extractor uses the same parser to recognise hidden content (`display:none`, `font-size:0`, …).
+enum CSSFilter {
+    /// Properties kept by the sanitizer.
+    ///
+    /// `visibility`, `opacity`, `max-height` and `overflow` are not presentation the sender needs, but they keep
+    /// hidden preheaders hidden once the sanitized HTML is rendered.
+    static let allowedProperties: Set<String> = [
+        "color", "background-color", "font-weight", "font-style", "font-size", "font-family", "text-align",
+        "text-decoration", "width", "height", "display", "white-space", "line-height", "vertical-align",
+        "visibility", "opacity", "max-height", "overflow",
+    ]
+
+    /// Property families kept by prefix (`margin-top`, `border-left-color`, …).
+    static let allowedPropertyPrefixes: [String] = ["margin", "padding", "border"]
+
+    /// Fragments that make a value dangerous wherever they appear (checked lowercased, whitespace removed).
+    static let forbiddenValueFragments: [String] = [
+        "url(", "expression(", "javascript:", "vbscript:", "behavior", "-moz-binding", "@import", "\\", "/*",
+        "image-set(", "image(",
+    ]
+
+    /// Splits a `style` attribute into declarations, respecting quotes and parentheses.
+    static func parse(_ style: String) -> [CSSDeclaration] {
+        var declarations: [CSSDeclaration] = []
+        var current = ""
+        var quote: Character? = nil
+        var depth = 0
+        func flush() {
+            if let colon = current.firstIndex(of: ":") {
+                let property = current[..<colon].trimmingCSSWhitespace().lowercased()
+                let value = current[current.index(after: colon)...].trimmingCSSWhitespace()
+                if !property.isEmpty { declarations.append(CSSDeclaration(property: property, value: value)) }
+            }
+            current = ""
+        }
+        for character in style {
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if character == "(" {
+                depth += 1
+            } else if character == ")" {
+                depth = max(0, depth - 1)
+            } else if character == ";" && depth == 0 {
+                flush()
+                continue
+            }
+            current.append(character)
+        }
+        flush()
+        return declarations
+    }
+
+    /// Whether a declaration may stay in sanitized output.
+    static func isAllowed(_ declaration: CSSDeclaration) -> Bool {
+        let property = declaration.property
+        let propertyAllowed =
+            self.allowedProperties.contains(property)
+            || self.allowedPropertyPrefixes.contains(where: { property == $0 || property.hasPrefix($0 + "-") })
+        guard propertyAllowed, !declaration.value.isEmpty else { return false }
+        let compact = String(declaration.value.lowercased().filter { !$0.isWhitespace && !$0.isASCIIControl })
+        return !self.forbiddenValueFragments.contains(where: { compact.contains($0) })
+            && !declaration.value.contains(where: { $0.isASCIIControl || $0 == "<" || $0 == ">" })
+    }
+
+    /// The filtered `style` value, or `nil` when nothing survives (the caller then drops the attribute).
+    static func sanitize(_ style: String) -> String? {
+        let kept = self.parse(style).filter(self.isAllowed)
+        guard !kept.isEmpty else { return nil }
+        return kept.map { "\($0.property): \($0.value)" }.joined(separator: "; ")
+    }
+
+    /// Whether inline CSS hides its element: display:none, visibility:hidden, zero font size, zero max-height,
+    /// `mso-hide:all` or zero opacity (the usual ways to hide a preheader).
+    static func hidesContent(_ style: String) -> Bool {
+        for declaration in self.parse(style) {
+            let value = declaration.value.lowercased().replacingOccurrences(of: "!important", with: "")
+                .trimmingCSSWhitespace()
+            switch declaration.property {
+            case "display": if value == "none" { return true }
+            case "visibility": if value == "hidden" || value == "collapse" { return true }
+            case "font-size", "max-height": if self.isZeroLength(value) { return true }
+            case "mso-hide": if value == "all" { return true }
+            case "opacity": if let number = Double(value), number <= 0 { return true }
+            default: continue  // any other property leaves content visible (a switch over strings, not our enum)
+            }
+        }
+        return false
+    }
+
+    /// A length of zero in any unit: `0`, `0px`, `0pt`, `0em`, `0.0%`.
+    static func isZeroLength(_ value: String) -> Bool {
+        let number = value.prefix(while: { $0.isNumber || $0 == "." || $0 == "-" || $0 == "+" })
+        guard !number.isEmpty, let parsed = Double(number) else { return false }
+        return parsed == 0
+    }
+
+    /// A CSS length in pixels (`1`, `1px`), for tracking-pixel detection; `nil` for other units or `auto`.
+    static func pixels(_ value: String) -> Double? {
+        var text = value.lowercased().replacingOccurrences(of: "!important", with: "").trimmingCSSWhitespace()
+        if text.hasSuffix("px") { text.removeLast(2) }
+        return Double(text.trimmingCSSWhitespace())
+    }
+}
+
+extension StringProtocol {
+    /// Trims spaces, tabs, newlines, form feeds and other control characters at both ends.
+    func trimmingCSSWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0.isWhitespace || $0.isASCIIControl }
+        guard let first = self.firstIndex(where: { !isSpace($0) }),
+            let last = self.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(self[first...last])
+    }
+}
+
+extension Character {
+    /// C0 controls and DEL, which browsers and URL parsers strip or ignore in surprising places.
+    var isASCIIControl: Bool {
+        guard let scalar = self.unicodeScalars.first, self.unicodeScalars.count == 1 else { return false }
+        return scalar.value < 0x20 || scalar.value == 0x7F
+    }
+}
