@@ -105,6 +105,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "ChatmailSyncTests",
+            dependencies: ["ChatmailSync", "ChatmailStore", "MailText", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "TerminalUITests",
             dependencies: ["TerminalUI", "ChatmailStore"],
             swiftSettings: strictSettings

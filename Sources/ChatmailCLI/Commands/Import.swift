@@ -75,6 +75,7 @@ struct ImportSummary: Encodable {
     var inserted: Int
     var unchanged: Int
     var relabelled: Int
+    var duplicates: Int
     var skipped: Int
     var conversationsTouched: Int
     var seconds: Double
@@ -84,6 +85,7 @@ struct ImportSummary: Encodable {
         inserted = report.inserted
         unchanged = report.unchanged
         relabelled = report.relabelled
+        duplicates = report.duplicates
         skipped = report.skipped.count
         conversationsTouched = report.conversationsTouched
         self.seconds = (seconds * 1000).rounded() / 1000
@@ -93,6 +95,7 @@ struct ImportSummary: Encodable {
         let rate = seconds > 0 ? Int(Double(messagesRead) / seconds) : messagesRead
         var text = "Imported \(messagesRead) messages: \(inserted) new, \(unchanged) already stored"
         if relabelled > 0 { text += ", \(relabelled) relabelled" }
+        if duplicates > 0 { text += ", \(duplicates) duplicates" }
         if skipped > 0 { text += ", \(skipped) skipped (not email messages; --verbose lists them)" }
         return text + ". \(conversationsTouched) conversations updated in \(String(format: "%.2f", seconds)) s (\(rate) messages/s)."
     }

@@ -8,6 +8,9 @@ public struct ImportReport: Sendable, Equatable {
     public var inserted = 0
     /// Already stored with the same labels: nothing to do.
     public var unchanged = 0
+    /// The same message again within this import (same content, whatever its export labels): the
+    /// first occurrence wins, so an import is idempotent even when a source repeats a message.
+    public var duplicates = 0
     /// Already stored, labels replaced by the ones the source now has.
     public var relabelled = 0
     public var skipped: [Skipped] = []
@@ -21,8 +24,8 @@ public struct ImportReport: Sendable, Equatable {
 
 /// Imports raw messages (`.eml` files, mbox, Google Takeout) into the store, idempotently.
 ///
-/// Each message gets a content-derived id (`imp-` + SHA-256 of its bytes), so importing the same
-/// source twice stores nothing new. Parsing and the text pipeline run on every core; writes happen in
+/// Each message gets a content-derived id (``ImportIdentity``), so importing the same source twice
+/// stores nothing new, and a newer Takeout export only updates labels. Parsing and the text pipeline run on every core; writes happen in
 /// one transaction per batch, rollups included, so an interrupted import leaves consistent conversations.
 public struct MailboxImporter: Sendable {
     public let store: ChatmailStore
@@ -42,12 +45,21 @@ public struct MailboxImporter: Sendable {
         var report = ImportReport()
         report.messagesRead = messages.count
         var touched = Set<ConversationID>()
+        var seen = Set<String>()
         let aliases = try await store.write { tx in try tx.aliases(of: account) }
         var start = 0
         while start < messages.count {
             let batch = Array(messages[start..<min(messages.count, start + batchSize)])
-            let prepared = await prepare(batch, aliases: aliases)
-            let outcome = try await store.write { tx in try Self.write(prepared, into: account, tx: tx) }
+            var prepared = await prepare(batch, aliases: aliases)
+            // The first occurrence of an id in this run wins; later ones never reach the store.
+            prepared = prepared.filter { item in
+                guard case .message(let input) = item else { return true }
+                if seen.insert(input.gmailID).inserted { return true }
+                report.duplicates += 1
+                return false
+            }
+            let batchToWrite = prepared
+            let outcome = try await store.write { tx in try Self.write(batchToWrite, into: account, tx: tx) }
             report.inserted += outcome.inserted
             report.unchanged += outcome.unchanged
             report.relabelled += outcome.relabelled
@@ -91,18 +103,28 @@ public struct MailboxImporter: Sendable {
         if let reason = MessageValidation.rejection(of: parsed, bytes: raw.bytes) {
             return .skipped(ImportReport.Skipped(origin: raw.origin, reason: reason))
         }
-        let takeoutLabels = parsed.root.headers.first("X-Gmail-Labels").map { TakeoutLabels.gmailLabelIDs(String(decoding: $0, as: UTF8.self)) }
+        // Export tools encode non-ASCII label names as RFC 2047 words; decode before splitting at commas.
+        let takeoutLabels = parsed.root.headers.first("X-Gmail-Labels").map { TakeoutLabels.gmailLabelIDs(EncodedWords.decode($0)) }
         let fromMe = parsed.sender.map { aliases.contains(EmailNormalizer.identityKey(for: $0.address)) } ?? false
         let labels = takeoutLabels ?? (fromMe ? ["SENT"] : ["INBOX"])
         let processed = pipeline.process(parsed, gmailLabels: labels)
-        let id = "imp-" + String(SHA256.hexDigest(of: raw.bytes).prefix(16))
+        let id = ImportIdentity.gmailID(for: raw.bytes)
         let threadKey = parsed.root.headers.first("References").flatMap(firstMessageID)
             ?? parsed.root.headers.first("In-Reply-To").flatMap(firstMessageID) ?? parsed.messageID ?? id
         let envelope = MessageEnvelope(
             gmailID: id, threadID: "imp-" + String(SHA256.hexDigest(of: Array(threadKey.utf8)).prefix(16)),
-            internalDateMs: parsed.dateMs ?? raw.separatorDateMs ?? raw.fileDateMs ?? 0, labelIDs: labels,
+            internalDateMs: [parsed.dateMs, raw.separatorDateMs, raw.fileDateMs].lazy.compactMap { $0 }
+                .first(where: isPlausibleDate) ?? 0,
+            labelIDs: labels,
             snippet: String(processed.text.text.prefix(200)), sizeEstimate: Int64(raw.bytes.count))
         return .message(MessageInputBuilder.make(processed, envelope: envelope))
+    }
+
+    /// Dates from 1971 to a day from now. A Date header in year 3609 (seen in the corpus) would sort the
+    /// message above everything for centuries; the next source of a date is used instead.
+    static func isPlausibleDate(_ ms: Int64) -> Bool {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        return ms >= 31_536_000_000 && ms <= now + 86_400_000
     }
 
     /// The first `<id>` of a References or In-Reply-To value.
@@ -127,9 +149,14 @@ public struct MailboxImporter: Sendable {
             case .skipped(let skipped): outcome.skipped.append(skipped)
             }
         }
+        // Takeout's user labels arrive by name; give them that name rather than their derived id.
+        // Sorted: label rows get the same ids on every import of the same source.
+        for labelID in Set(inputs.flatMap(\.labelIDs)).sorted() where labelID.hasPrefix(TakeoutLabels.userLabelPrefix) {
+            try tx.upsertLabel(
+                gmailID: labelID, name: String(labelID.dropFirst(TakeoutLabels.userLabelPrefix.count)), type: .user, in: account)
+        }
         let stored = try tx.labelIDs(ofMessages: inputs.map(\.gmailID), in: account)
-        var seen = Set<String>()
-        for input in inputs where seen.insert(input.gmailID).inserted {
+        for input in inputs {
             if let labels = stored[input.gmailID] {
                 if labels == Set(input.labelIDs) {
                     outcome.unchanged += 1

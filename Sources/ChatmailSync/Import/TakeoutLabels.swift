@@ -14,6 +14,9 @@ public enum TakeoutLabels {
         "category forums": "CATEGORY_FORUMS",
     ]
 
+    /// The id prefix of user labels created from Takeout names.
+    public static let userLabelPrefix = "Label_import:"
+
     /// Takeout-only markers that are not labels.
     static let ignored: Set<String> = ["opened", "archived"]
 
@@ -23,7 +26,7 @@ public enum TakeoutLabels {
             let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             let key = name.lowercased()
             guard !name.isEmpty, !ignored.contains(key) else { continue }
-            let id = systemLabels[key] ?? "Label_import:\(name)"
+            let id = systemLabels[key] ?? userLabelPrefix + name
             if !result.contains(id) { result.append(id) }
         }
         return result

@@ -7,7 +7,7 @@ import Testing
 /// The input is crude on purpose (raw bytes from the first `<html`, `<body` or `<div` to the end, MIME
 /// boundaries and quoted-printable included): it checks robustness, not output quality.
 @Suite struct HTMLCorpusSweepTests {
-    static let corpus = URL(fileURLWithPath: "/work/shared/corpus")
+    static let corpus = Corpus.root
 
     /// Crude HTML inputs: one per `.eml` file whose bytes mention `<html` or `<body`.
     static func inputs() -> [String] {

@@ -2,8 +2,14 @@ import Foundation
 
 /// The shared e-mail corpus the sweep tests read (2,226 `.eml` files from 29 public test suites).
 enum Corpus {
-    /// Where the corpus lives on the build machines.
-    static let root = URL(fileURLWithPath: "/work/shared/corpus")
+    /// `../shared/corpus` beside the repository, where CI's fresh clone and every developer machine
+    /// have it; resolved from this file so the working directory does not matter.
+    static let root: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // Headers
+        .deletingLastPathComponent()  // MailTextTests
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()  // the repository
+        .appendingPathComponent("../shared/corpus").standardizedFileURL
 
     /// `true` when the corpus is present; corpus tests are skipped elsewhere.
     static var isAvailable: Bool {
