@@ -1,0 +1,102 @@
+/// What one line is, as far as unwrapping cares.
+enum WrappedLineKind: Sendable {
+    case blank, quote, listItem, code, url, structural, prose
+}
+
+/// A line measured and classified once, so ``Unwrapper`` decides joins without rescanning text.
+struct WrappedLine: Sendable {
+    let kind: WrappedLineKind
+    /// Unicode scalars without trailing whitespace: close to columns for the scripts wrapped at 72.
+    let length: Int
+    let indent: Int
+    let firstWordLength: Int
+    let endsWithColon: Bool
+    let hasInnerSpace: Bool
+
+    init(_ line: Substring) {
+        let body = line.trimmed
+        indent = line.leadingIndent
+        length = line.trimmedTrailing.unicodeScalars.count
+        firstWordLength = body.unicodeScalars.prefix { $0 != " " && $0 != "\t" }.count
+        endsWithColon = body.last == ":" || body.last == "："
+        hasInnerSpace = body.utf8.contains(UInt8(ascii: " "))
+        kind = Self.classify(line, body: body, indent: indent)
+    }
+
+    private static func classify(_ line: Substring, body: Substring, indent: Int) -> WrappedLineKind {
+        guard let first = body.first else { return .blank }
+        if first == ">" { return .quote }
+        if first == "↪" { return .structural }
+        if indent < 8 && isListItem(body) { return .listItem }
+        if indent >= 4 || line.first == "\t" { return .code }
+        if isURL(body) { return .url }
+        if isRule(body) { return .structural }
+        if isCodeLike(body) { return .code }
+        return .prose
+    }
+
+    /// "- ", "* ", "• ", "+ ", "1. ", "12) ", "a) ".
+    static func isListItem(_ body: Substring) -> Bool {
+        let bytes = Array(body.utf8.prefix(5))
+        guard let first = bytes.first else { return false }
+        if body.hasPrefix("• ") { return true }
+        if (first == UInt8(ascii: "-") || first == UInt8(ascii: "*") || first == UInt8(ascii: "+")) && bytes.count > 1 {
+            return bytes[1] == UInt8(ascii: " ")
+        }
+        var digits = 0
+        while digits < bytes.count && digits < 3 && bytes[digits] >= UInt8(ascii: "0") && bytes[digits] <= UInt8(ascii: "9") {
+            digits += 1
+        }
+        if digits > 0 && digits + 1 < bytes.count {
+            let mark = bytes[digits]
+            return (mark == UInt8(ascii: ".") || mark == UInt8(ascii: ")")) && bytes[digits + 1] == UInt8(ascii: " ")
+        }
+        let isLetter = (first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z"))
+            || (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z"))
+        return isLetter && bytes.count > 2 && bytes[1] == UInt8(ascii: ")") && bytes[2] == UInt8(ascii: " ")
+    }
+
+    /// A line that is only a link: "https://…", "www.…" or "<https://…>".
+    static func isURL(_ body: Substring) -> Bool {
+        var link = body
+        if link.first == "<" && link.last == ">" { link = link.dropFirst().dropLast() }
+        guard !link.utf8.contains(UInt8(ascii: " ")) else { return false }
+        return link.hasPrefix("http://") || link.hasPrefix("https://") || link.hasPrefix("www.")
+            || link.hasPrefix("mailto:")
+    }
+
+    /// "-----", "=====", "_____", "*****".
+    static func isRule(_ body: Substring) -> Bool {
+        guard body.utf8.count >= 3, let first = body.utf8.first else { return false }
+        let ruleBytes: [UInt8] = [UInt8(ascii: "-"), UInt8(ascii: "="), UInt8(ascii: "_"), UInt8(ascii: "*"),
+                                  UInt8(ascii: "~"), UInt8(ascii: "#")]
+        return ruleBytes.contains(first) && body.utf8.allSatisfy { $0 == first }
+    }
+
+    /// Shell prompts, statements ending in `;`/`{`/`}`, tables, and lines dense with `{}();=<>[]|`.
+    static func isCodeLike(_ body: Substring) -> Bool {
+        if body.hasPrefix("$ ") || body.hasPrefix("# ") || body.hasPrefix("% ") || body.hasPrefix(">>> ") {
+            return true
+        }
+        if let last = body.utf8.last, last == UInt8(ascii: ";") || last == UInt8(ascii: "{") || last == UInt8(ascii: "}") {
+            return true
+        }
+        var symbols = 0
+        var pipes = 0
+        var visible = 0
+        for byte in body.utf8 where byte != UInt8(ascii: " ") {
+            visible += 1
+            switch byte {
+            case UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: ";"),
+                UInt8(ascii: "="), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "["), UInt8(ascii: "]"):
+                symbols += 1
+            case UInt8(ascii: "|"):
+                pipes += 1
+            default:
+                break
+            }
+        }
+        if pipes >= 2 { return true }
+        return symbols >= 3 && symbols * 10 >= visible
+    }
+}
