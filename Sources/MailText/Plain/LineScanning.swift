@@ -63,7 +63,7 @@ extension Substring {
     }
 }
 
-extension [Substring] {
+extension Collection where Element == Substring {
     /// True when at least one line has visible text.
     var hasVisibleText: Bool {
         contains { !$0.isBlankLine }

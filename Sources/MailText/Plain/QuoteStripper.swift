@@ -23,8 +23,16 @@ public enum QuoteStripper {
     public static func strip(_ lines: [Substring]) -> (kept: [Substring], removed: Bool, forwarded: Bool) {
         var replyEnd = lines.count
         var forwardStart: Int?
-        for index in lines.indices where !lines[index].isQuotedLine && !lines[index].isBlankLine {
+        for index in lines.indices where !lines[index].isBlankLine {
             let line = lines[index]
+            if line.isQuotedLine {
+                // Apple Mail quotes a whole forward, "> Begin forwarded message:" included; a quoted forward
+                // under an attribution is an old forward inside a reply and stays a quote.
+                guard isQuotedForwardStart(index, in: lines) else { continue }
+                forwardStart = index
+                replyEnd = index
+                break
+            }
             if ForwardDetector.isMarker(line) {
                 forwardStart = index
                 replyEnd = index
@@ -88,7 +96,7 @@ public enum QuoteStripper {
                 intro = above
             }
             let introduction = intro.flatMap { attribution(endingAt: $0, in: lines, lowerBound: lowerBound, keep: keep) }
-            if quotedCount >= 2 || introduction != nil {
+            if quotedCount >= 2 || introduction != nil || isStandaloneQuote(index, blockEnd, in: lines, end: end) {
                 for removed in index..<blockEnd { keep[removed] = false }
                 if let introduction {
                     for removed in introduction.lines { keep[removed] = false }
@@ -97,6 +105,25 @@ public enum QuoteStripper {
             index = blockEnd
             lowerBound = blockEnd
         }
+    }
+
+    /// A single `>` line is a quote when it ends the reply or stands alone between blank lines; touching prose it
+    /// is more likely a code sample or a prompt, and stays.
+    private static func isStandaloneQuote(_ index: Int, _ blockEnd: Int, in lines: [Substring], end: Int) -> Bool {
+        let trailing = !lines[blockEnd..<end].hasVisibleText
+        if trailing { return true }
+        let touchesAbove = index > 0 && !lines[index - 1].isBlankLine
+        let touchesBelow = blockEnd < end && !lines[blockEnd].isBlankLine
+        return !touchesAbove && !touchesBelow
+    }
+
+    /// A quoted forward intro that opens its `>` block and has no attribution above it.
+    private static func isQuotedForwardStart(_ index: Int, in lines: [Substring]) -> Bool {
+        guard ForwardDetector.isMarker(lines[index]) else { return false }
+        guard let above = lines[..<index].lastIndex(where: { !$0.isBlankLine }) else { return true }
+        if lines[above].isQuotedLine { return false }
+        let keep = [Bool](repeating: true, count: lines.count)
+        return attribution(endingAt: above, in: lines, lowerBound: 0, keep: keep) == nil
     }
 
     /// The attribution whose last line is `last`, trying 1, 2 then 3 lines (a long name or address wraps).

@@ -83,6 +83,11 @@ public enum Unwrapper {
         if next.indent > 0 && !inListItem { return false }  // an indented line outside a list is deliberate
         if previous.endsWithColon { return false }
         if previous.length < shortLimit { return false }
+        // "…the plan.\nThanks,\nAnn": a sign-off after a full line is where a short next line is not the tail of
+        // the paragraph; a real tail continues the sentence the full line left open.
+        if next.isFewWords && (next.endsWithComma || previous.endsSentence) {
+            return false
+        }
         return previous.length + 1 + next.firstWordLength > width - tolerance
     }
 

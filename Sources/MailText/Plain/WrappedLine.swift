@@ -12,6 +12,11 @@ struct WrappedLine: Sendable {
     let firstWordLength: Int
     let endsWithColon: Bool
     let hasInnerSpace: Bool
+    /// Ends in ".", "!" or "?" (possibly before a closing quote or bracket).
+    let endsSentence: Bool
+    /// At most three words: "Thanks,", "Best regards,", "Ann".
+    let isFewWords: Bool
+    let endsWithComma: Bool
 
     init(_ line: Substring) {
         let body = line.trimmed
@@ -20,6 +25,12 @@ struct WrappedLine: Sendable {
         firstWordLength = body.unicodeScalars.prefix { $0 != " " && $0 != "\t" }.count
         endsWithColon = body.last == ":" || body.last == "："
         hasInnerSpace = body.utf8.contains(UInt8(ascii: " "))
+        var end = body
+        while let last = end.last, last == "\"" || last == ")" || last == "'" || last == "”" { end = end.dropLast() }
+        endsSentence = end.last == "." || end.last == "!" || end.last == "?" || end.last == "。"
+        let words = body.utf8.reduce(into: 1) { count, byte in if byte == UInt8(ascii: " ") { count += 1 } }
+        isFewWords = words <= 3
+        endsWithComma = body.last == "," || body.last == "，"
         kind = Self.classify(line, body: body, indent: indent)
     }
 
