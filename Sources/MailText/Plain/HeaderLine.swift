@@ -34,6 +34,7 @@ struct HeaderLine: Sendable {
     /// Parses one line, tolerating `>` quoting, `*bold*` markers from HTML conversion and full-width colons.
     /// Only the first 24 characters are searched for the colon: keys are short, prose lines are not.
     init?(_ line: Substring) {
+        guard Self.hasEarlyColon(line) else { return nil }  // cheap byte test first: this runs on every line
         var body = line.trimmedLeading
         if body.first == ">" { body = body.removingOneQuoteLevel.trimmedLeading }
         guard let colon = body.prefix(24).firstIndex(where: { $0 == ":" || $0 == "：" }) else { return nil }
@@ -45,5 +46,16 @@ struct HeaderLine: Sendable {
         while value.first == "*" { value = value.dropFirst() }
         self.key = key
         self.value = value.trimmed
+    }
+
+    /// True when an ASCII or full-width (EF BC 9A) colon occurs in the first 48 bytes.
+    private static func hasEarlyColon(_ line: Substring) -> Bool {
+        var previous: (UInt8, UInt8) = (0, 0)
+        for byte in line.utf8.prefix(48) {
+            if byte == UInt8(ascii: ":") { return true }
+            if byte == 0x9A && previous == (0xEF, 0xBC) { return true }
+            previous = (previous.1, byte)
+        }
+        return false
     }
 }

@@ -5,7 +5,12 @@
 extension Substring {
     /// True when the line holds nothing but whitespace (spaces, tabs, non-breaking spaces).
     var isBlankLine: Bool {
-        allSatisfy(\.isWhitespace)
+        for byte in utf8 {
+            if isASCIISpace(byte) { continue }
+            if byte < 0x80 { return false }
+            return allSatisfy(\.isWhitespace)  // non-ASCII: NBSP, ideographic space… (rare, so slow path)
+        }
+        return true
     }
 
     /// True when the first visible character is `>`: the line belongs to a quoted reply.
@@ -34,24 +39,47 @@ extension Substring {
 
     /// The line without leading and trailing whitespace.
     var trimmed: Substring {
-        var slice = self
-        while let first = slice.first, first.isWhitespace { slice = slice.dropFirst() }
-        while let last = slice.last, last.isWhitespace { slice = slice.dropLast() }
-        return slice
+        trimmedLeading.trimmedTrailing
     }
 
     /// The line without trailing whitespace.
     var trimmedTrailing: Substring {
-        var slice = self
-        while let last = slice.last, last.isWhitespace { slice = slice.dropLast() }
-        return slice
+        let bytes = utf8
+        var end = bytes.endIndex
+        while end > bytes.startIndex {
+            let before = bytes.index(before: end)
+            let byte = bytes[before]
+            if isASCIISpace(byte) {
+                end = before
+            } else if byte >= 0x80 {
+                // Maybe a non-ASCII space: finish Character by Character.
+                var slice = self[..<end]
+                while let last = slice.last, last.isWhitespace { slice = slice.dropLast() }
+                return slice
+            } else {
+                break
+            }
+        }
+        return self[..<end]
     }
 
     /// The line without leading whitespace.
     var trimmedLeading: Substring {
-        var slice = self
-        while let first = slice.first, first.isWhitespace { slice = slice.dropFirst() }
-        return slice
+        let bytes = utf8
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let byte = bytes[start]
+            if isASCIISpace(byte) {
+                bytes.formIndex(after: &start)
+            } else if byte >= 0x80 {
+                var slice = self[start...]
+                while let first = slice.first, first.isWhitespace { slice = slice.dropFirst() }
+                return slice
+            } else {
+                break
+            }
+        }
+        return self[start...]
     }
 
     /// The line with one level of `>` quoting removed (and the single space after it), for forwarded bodies.
@@ -71,6 +99,14 @@ extension Collection where Element == Substring {
 }
 
 /// Splits text into lines on "\n", keeping empty lines (the caller has already normalized CRLF).
+/// Splits on the "\n" byte rather than on Characters: a grapheme-aware split costs more than the rest of the
+/// pipeline put together.
 func splitLines(_ text: String) -> [Substring] {
-    text.split(separator: "\n", omittingEmptySubsequences: false)
+    text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Substring($0) }
+}
+
+/// Space, tab, carriage return, form feed, vertical tab.
+@inline(__always)
+func isASCIISpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0C || byte == 0x0B
 }

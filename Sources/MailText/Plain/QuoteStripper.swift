@@ -127,23 +127,46 @@ public enum QuoteStripper {
     }
 
     /// The attribution whose last line is `last`, trying 1, 2 then 3 lines (a long name or address wraps).
+    ///
+    /// An anchored match wins at any length. An ending-only match grows upward only while the line above its
+    /// first line is a wrapped fragment (the first line starts in lowercase, a digit, "<" or a caseless script),
+    /// so "Sounds good.\nAnn wrote:" never takes "Sounds good." with it. No joined line but the last may end a
+    /// sentence: "On Friday we ship.\nAnn wrote:" is prose plus an attribution, not one attribution.
     static func attribution(
         endingAt last: Int,
         in lines: [Substring],
         lowerBound: Int,
         keep: [Bool]
     ) -> (lines: ClosedRange<Int>, strength: AttributionStrength)? {
+        var best: (lines: ClosedRange<Int>, strength: AttributionStrength)?
+        var canGrowWeak = true
         for count in 1...3 {
             let first = last - count + 1
-            guard first >= lowerBound else { return nil }
+            guard first >= lowerBound else { break }
             let line = lines[first]
-            guard keep.indices.contains(first) ? keep[first] : true, !line.isBlankLine, !line.isQuotedLine else {
-                return nil
+            if keep.indices.contains(first) && !keep[first] { break }
+            if line.isBlankLine || line.isQuotedLine { break }
+            if count > 1 && endsSentence(line) { break }
+            switch AttributionPatterns.match(lines[first...last]) {
+            case .anchored?:
+                return (first...last, .anchored)
+            case .needsQuote?:
+                if canGrowWeak { best = (first...last, .needsQuote) }
+            case nil:
+                break
             }
-            if let strength = AttributionPatterns.match(lines[first...last]) {
-                return (first...last, strength)
-            }
+            canGrowWeak = canGrowWeak && startsAsFragment(line)
         }
-        return nil
+        return best
+    }
+
+    private static func startsAsFragment(_ line: Substring) -> Bool {
+        guard let first = line.trimmedLeading.first else { return false }
+        return !first.isUppercase
+    }
+
+    private static func endsSentence(_ line: Substring) -> Bool {
+        guard let last = line.trimmedTrailing.last else { return false }
+        return last == "." || last == "!" || last == "?" || last == "。"
     }
 }
