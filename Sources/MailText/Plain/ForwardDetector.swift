@@ -27,8 +27,9 @@ enum ForwardDetector {
             return dashedPhrases.contains { phrase.hasPrefix($0) }
         }
         var body = line.trimmed
-        if body.first == ">" { body = body.removingOneQuoteLevel.trimmed }
-        guard body.last == ":" || body.last == "：", body.count <= 60 else { return false }
+        let last = body.lastScalar
+        guard last == ":" || last == "：", body.utf8.count <= 120 else { return false }
+        if body.utf8.first == UInt8(ascii: ">") { body = body.removingOneQuoteLevel.trimmed }
         let phrase = body.dropLast().trimmed.lowercased()
         return appleIntroductions.contains(phrase)
     }

@@ -82,6 +82,18 @@ extension Substring {
         return self[start...]
     }
 
+    /// `hasPrefix` on the UTF-8 bytes: the generic `hasPrefix` on `Substring` walks Characters and was the single
+    /// biggest cost of classifying lines.
+    @inline(__always)
+    func startsWithBytes(_ prefix: String) -> Bool {
+        utf8.starts(with: prefix.utf8)
+    }
+
+    /// The last Unicode scalar, found without grapheme breaking.
+    var lastScalar: Unicode.Scalar? {
+        unicodeScalars.last
+    }
+
     /// The line with one level of `>` quoting removed (and the single space after it), for forwarded bodies.
     var removingOneQuoteLevel: Substring {
         let body = trimmedLeading
@@ -102,7 +114,15 @@ extension Collection where Element == Substring {
 /// Splits on the "\n" byte rather than on Characters: a grapheme-aware split costs more than the rest of the
 /// pipeline put together.
 func splitLines(_ text: String) -> [Substring] {
-    text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Substring($0) }
+    var lines: [Substring] = []
+    let bytes = text.utf8
+    var start = bytes.startIndex
+    while let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
+        lines.append(text[start..<newline])
+        start = bytes.index(after: newline)
+    }
+    lines.append(text[start...])
+    return lines
 }
 
 /// Space, tab, carriage return, form feed, vertical tab.

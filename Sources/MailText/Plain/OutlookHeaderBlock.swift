@@ -68,6 +68,7 @@ enum OriginalMessageSeparator {
 
 /// The text between the dashes of a "----- Phrase -----" line, trimmed and lowercased, or nil.
 func dashedPhrase(_ line: Substring) -> String? {
+    guard line.trimmedLeading.utf8.starts(with: "--".utf8) else { return nil }  // fast exit for most lines
     let body = line.trimmed
     guard body.utf8.starts(with: "--".utf8), body.utf8.last == UInt8(ascii: "-") else { return nil }
     var inner = body

@@ -24,7 +24,7 @@ public enum SignatureStripper {
     /// (or only "Sent from my iPhone") still shows something.
     /// - Returns: the remaining lines and whether anything was removed.
     public static func strip(_ lines: [Substring]) -> (kept: [Substring], removed: Bool) {
-        let end = lines.firstIndex { $0.hasPrefix(ForwardDetector.markerPrefix) } ?? lines.count
+        let end = lines.firstIndex { $0.startsWithBytes(ForwardDetector.markerPrefix) } ?? lines.count
         var kept = Array(lines[..<end])
         var removed = false
 

@@ -6,7 +6,8 @@
 ///
 /// Left alone: blank lines (paragraphs), list items (each starts a line; its indented continuation lines join it),
 /// short lines (under 60% of the width: greetings, sign-offs, names), code (indented 4+ columns, symbol-heavy,
-/// shell prompts, tables), `>` lines, lines ending in ":", URL-only lines, rules and forward markers. A message
+/// shell prompts, tables, and everything from the start of a patch on), `>` lines, lines ending in ":", URL-only
+/// lines, "Key: value" field lines (trailers, headers), rules and forward markers. A message
 /// with a prose line longer than ``maximumWrapWidth`` was not hard-wrapped and is returned unchanged.
 public enum Unwrapper {
     /// Narrowest width treated as hard wrapping; narrower text is poetry, addresses or lists.
@@ -32,6 +33,13 @@ public enum Unwrapper {
 
         for (index, info) in infos.enumerated() {
             let line = lines[index]
+            if info.startsPatch {
+                // A patch is code to the end: its context lines start with a space, "+" or "-".
+                if let finished = current { output.append(finished) }
+                current = nil
+                output.append(contentsOf: lines[index...].map(String.init))
+                break
+            }
             if let joined = current, index > 0,
                 canJoin(infos[index - 1], info, inListItem: inListItem, width: width, shortLimit: shortLimit)
             {
@@ -81,7 +89,7 @@ public enum Unwrapper {
         case .listItem, .blank, .quote, .code, .url, .structural: return false
         }
         if next.indent > 0 && !inListItem { return false }  // an indented line outside a list is deliberate
-        if previous.endsWithColon { return false }
+        if previous.endsWithColon || next.isField { return false }
         if previous.length < shortLimit { return false }
         // "…the plan.\nThanks,\nAnn": a sign-off after a full line is where a short next line is not the tail of
         // the paragraph; a real tail continues the sentence the full line left open.

@@ -15,6 +15,10 @@ struct WrappedLine: Sendable {
     /// Ends in ".", "!" or "?" (possibly before a closing quote or bracket).
     let endsSentence: Bool
     /// At most three words: "Thanks,", "Best regards,", "Ann".
+    /// "Key: value" with a one-word key ("Reviewed-by: Ann", "Date: Monday"): a list of fields, not prose.
+    let isField: Bool
+    /// Starts a patch ("diff --git", "--- a/", "@@ -"): nothing after it is unwrapped.
+    let startsPatch: Bool
     let isFewWords: Bool
     let endsWithComma: Bool
 
@@ -23,34 +27,56 @@ struct WrappedLine: Sendable {
         indent = line.leadingIndent
         length = line.trimmedTrailing.unicodeScalars.count
         firstWordLength = body.unicodeScalars.prefix { $0 != " " && $0 != "\t" }.count
-        endsWithColon = body.last == ":" || body.last == "："
-        hasInnerSpace = body.utf8.contains(UInt8(ascii: " "))
-        var end = body
+        let lastScalar = body.lastScalar
+        endsWithColon = lastScalar == ":" || lastScalar == "："
+        // Only asked about lines too long to be wrapped; skip the scan for the rest.
+        hasInnerSpace = length > Unwrapper.maximumWrapWidth && body.utf8.contains(UInt8(ascii: " "))
+        var end = body.unicodeScalars
         while let last = end.last, last == "\"" || last == ")" || last == "'" || last == "”" { end = end.dropLast() }
         endsSentence = end.last == "." || end.last == "!" || end.last == "?" || end.last == "。"
         let words = body.utf8.reduce(into: 1) { count, byte in if byte == UInt8(ascii: " ") { count += 1 } }
         isFewWords = words <= 3
-        endsWithComma = body.last == "," || body.last == "，"
+        isField = Self.isFieldLine(body)
+        startsPatch = body.startsWithBytes("diff --git ") || body.startsWithBytes("--- a/") || body.startsWithBytes("@@ -")
+            || body.startsWithBytes("Index: ")
+        endsWithComma = lastScalar == "," || lastScalar == "，"
         kind = Self.classify(line, body: body, indent: indent)
     }
 
     private static func classify(_ line: Substring, body: Substring, indent: Int) -> WrappedLineKind {
-        guard let first = body.first else { return .blank }
+        guard let first = body.unicodeScalars.first else { return .blank }
         if first == ">" { return .quote }
         if first == "↪" { return .structural }
         if indent < 8 && isListItem(body) { return .listItem }
-        if indent >= 4 || line.first == "\t" { return .code }
+        if indent >= 4 || line.utf8.first == UInt8(ascii: "\t") { return .code }
         if isURL(body) { return .url }
         if isRule(body) { return .structural }
         if isCodeLike(body) { return .code }
         return .prose
     }
 
+    /// A key of letters, digits and dashes up to 30 bytes, then ": ".
+    static func isFieldLine(_ body: Substring) -> Bool {
+        var length = 0
+        var previous: UInt8 = 0
+        for byte in body.utf8 {
+            if byte == UInt8(ascii: " ") { return previous == UInt8(ascii: ":") && length > 1 }
+            length += 1
+            guard length <= 30 else { return false }
+            let isKeyByte = (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
+            guard isKeyByte || byte == UInt8(ascii: ":") else { return false }
+            previous = byte
+        }
+        return false
+    }
+
     /// "- ", "* ", "• ", "+ ", "1. ", "12) ", "a) ".
     static func isListItem(_ body: Substring) -> Bool {
         let bytes = Array(body.utf8.prefix(5))
         guard let first = bytes.first else { return false }
-        if body.hasPrefix("• ") { return true }
+        if body.startsWithBytes("• ") { return true }
         if (first == UInt8(ascii: "-") || first == UInt8(ascii: "*") || first == UInt8(ascii: "+")) && bytes.count > 1 {
             return bytes[1] == UInt8(ascii: " ")
         }
@@ -70,10 +96,12 @@ struct WrappedLine: Sendable {
     /// A line that is only a link: "https://…", "www.…" or "<https://…>".
     static func isURL(_ body: Substring) -> Bool {
         var link = body
-        if link.first == "<" && link.last == ">" { link = link.dropFirst().dropLast() }
+        if link.utf8.first == UInt8(ascii: "<") && link.utf8.last == UInt8(ascii: ">") {
+            link = link.dropFirst().dropLast()
+        }
         guard !link.utf8.contains(UInt8(ascii: " ")) else { return false }
-        return link.hasPrefix("http://") || link.hasPrefix("https://") || link.hasPrefix("www.")
-            || link.hasPrefix("mailto:")
+        return link.startsWithBytes("http://") || link.startsWithBytes("https://") || link.startsWithBytes("www.")
+            || link.startsWithBytes("mailto:")
     }
 
     /// "-----", "=====", "_____", "*****".
@@ -86,7 +114,7 @@ struct WrappedLine: Sendable {
 
     /// Shell prompts, statements ending in `;`/`{`/`}`, tables, and lines dense with `{}();=<>[]|`.
     static func isCodeLike(_ body: Substring) -> Bool {
-        if body.hasPrefix("$ ") || body.hasPrefix("# ") || body.hasPrefix("% ") || body.hasPrefix(">>> ") {
+        if body.startsWithBytes("$ ") || body.startsWithBytes("# ") || body.startsWithBytes("% ") || body.startsWithBytes(">>> ") {
             return true
         }
         if let last = body.utf8.last, last == UInt8(ascii: ";") || last == UInt8(ascii: "{") || last == UInt8(ascii: "}") {
