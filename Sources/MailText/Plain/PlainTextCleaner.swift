@@ -40,11 +40,10 @@ public enum PlainTextCleaner {
         let decoded = isFlowed ? FormatFlowed.decode(text, delSp: delSp) : text
         let quotes = QuoteStripper.strip(splitLines(decoded))
         let signature = SignatureStripper.strip(quotes.kept)
-        var body = signature.kept.joined(separator: "\n")
-        if !isFlowed { body = Unwrapper.unwrap(body) }
+        let body = isFlowed ? signature.kept : Unwrapper.unwrapLines(signature.kept)
         var cleaned = tidy(body)
         if cleaned.isEmpty && splitLines(text).hasVisibleText {
-            cleaned = tidy(decoded)  // defensive: the strippers already refuse to empty a message
+            cleaned = tidy(splitLines(decoded))  // defensive: the strippers already refuse to empty a message
         }
         return PlainTextCleaning(
             text: cleaned,
@@ -56,10 +55,11 @@ public enum PlainTextCleaner {
 
     /// Trims trailing whitespace on each line, collapses runs of blank lines into one, and drops blank lines at
     /// the start and end.
-    static func tidy(_ text: String) -> String {
+    static func tidy(_ lines: [Substring]) -> String {
         var output: [Substring] = []
+        output.reserveCapacity(lines.count)
         var pendingBlank = false
-        for line in splitLines(text) {
+        for line in lines {
             let trimmed = line.trimmedTrailing
             if trimmed.isBlankLine {
                 pendingBlank = !output.isEmpty

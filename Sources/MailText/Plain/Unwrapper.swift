@@ -21,43 +21,62 @@ public enum Unwrapper {
 
     /// Joins soft-wrapped lines; see the type's documentation for the rules.
     public static func unwrap(_ text: String) -> String {
-        let lines = splitLines(text)
+        unwrapLines(splitLines(text)).joined(separator: "\n")
+    }
+
+    /// The line-array form ``PlainTextCleaner`` uses, saving a join and a split per message. Lines that are not
+    /// joined are returned as the caller's own slices; only joined paragraphs allocate.
+    static func unwrapLines(_ lines: [Substring]) -> [Substring] {
         let infos = lines.map(WrappedLine.init)
-        guard let width = wrapWidth(infos) else { return text }
+        guard let width = wrapWidth(infos) else { return lines }
         let shortLimit = Int(Double(width) * shortLineRatio)
 
-        var output: [String] = []
+        var output: [Substring] = []
         output.reserveCapacity(lines.count)
-        var current: String?
+        var pending: Substring?  // the logical line being built, as long as nothing was joined to it
+        var joined = ""  // its text once something was
+        var isJoined = false
         var inListItem = false
+
+        func flush() {
+            if isJoined {
+                output.append(Substring(joined))
+            } else if let pending {
+                output.append(pending)
+            }
+            pending = nil
+            isJoined = false
+        }
 
         for (index, info) in infos.enumerated() {
             let line = lines[index]
             if info.startsPatch {
                 // A patch is code to the end: its context lines start with a space, "+" or "-".
-                if let finished = current { output.append(finished) }
-                current = nil
-                output.append(contentsOf: lines[index...].map(String.init))
-                break
+                flush()
+                output.append(contentsOf: lines[index...])
+                return output
             }
-            if let joined = current, index > 0,
+            if let start = pending, index > 0,
                 canJoin(infos[index - 1], info, inListItem: inListItem, width: width, shortLimit: shortLimit)
             {
-                current = joined.hasSuffix("-") && joinsWithoutSpace(lines[index - 1], line)
-                    ? joined + line.trimmedLeading
-                    : joined + " " + line.trimmedLeading
+                if !isJoined {
+                    joined = String(start)
+                    isJoined = true
+                }
+                if !(joined.hasSuffix("-") && joinsWithoutSpace(lines[index - 1], line)) { joined += " " }
+                joined += line.trimmedLeading
                 continue
             }
-            if let finished = current { output.append(finished) }
-            current = String(line)
+            flush()
+            pending = line
             switch info.kind {
             case .listItem: inListItem = true
             case .blank, .quote, .code, .url, .structural: inListItem = false
             case .prose: inListItem = inListItem && info.indent > 0
             }
         }
-        if let finished = current { output.append(finished) }
-        return output.joined(separator: "\n")
+        flush()
+        return output
     }
 
     /// The wrap width: the longest prose or list line, or nil when the text does not look hard-wrapped.

@@ -78,6 +78,32 @@ import Testing
             """)
     }
 
+    @Test("leaves patches and trailer fields alone")
+    func patchesAndTrailers() {
+        let input = """
+            The cache key did not include the target triple, so the two builds shared
+            Reviewed-by: Ann Smith <ann.smith@example.com>
+            Signed-off-by: Bob Jones <bob.jones@example.com>
+            ---
+            diff --git a/Sources/Cache.swift b/Sources/Cache.swift
+            --- a/Sources/Cache.swift
+            +++ b/Sources/Cache.swift
+            @@ -1,2 +1,2 @@ struct CacheKey {
+            -    let name: String
+            +    let name: String, triple: String
+            """
+        #expect(Unwrapper.unwrap(input) == input)
+    }
+
+    @Test("re-joins a word the wrapper split after its hyphen")
+    func hyphenatedWord() {
+        let input = """
+            We finally have a reproducible build for the documentation site, the well-
+            known problem with timestamps in the generated archives is gone.
+            """
+        #expect(Unwrapper.unwrap(input) == "We finally have a reproducible build for the documentation site, the well-known problem with timestamps in the generated archives is gone.")
+    }
+
     @Test("leaves narrow text alone")
     func narrowText() {
         let input = "Roses are red,\nviolets are blue,\nthis is a poem\nand so are you."
