@@ -39,14 +39,16 @@ enum OutlookHeaderBlock {
         return ruleAbove(index, in: lines) ?? index
     }
 
-    /// The index of a `____` rule directly above (blank lines allowed between).
+    /// The index of a `____` rule or a dashed separator directly above (blank lines allowed between).
     private static func ruleAbove(_ index: Int, in lines: [Substring]) -> Int? {
         var cursor = index - 1
         while cursor >= 0 && lines[cursor].isBlankLine && index - cursor <= 2 { cursor -= 1 }
         guard cursor >= 0 else { return nil }
         let rule = lines[cursor].trimmed
-        guard rule.count >= 8, rule.allSatisfy({ $0 == "_" }) else { return nil }
-        return cursor
+        if rule.count >= 8 && rule.allSatisfy({ $0 == "_" }) { return cursor }
+        // Any "-----Something-----" right above the block belongs to it, also in a language (or a mis-decoded
+        // charset, "Urspr�ngliche") that ``OriginalMessageSeparator`` does not know.
+        return dashedPhrase(lines[cursor]) != nil ? cursor : nil
     }
 }
 

@@ -53,6 +53,13 @@ import Testing
         #expect(PlainTextCleaner.clean(text).text == "Reply text.")
     }
 
+    @Test("an unknown dashed separator directly above a header block goes with it")
+    func unknownSeparator() {
+        // "Ursprüngliche" decoded from Latin-1 as UTF-8: the separator no longer matches, the block still does.
+        let input = "blub\n\n-----Urspr\u{FFFD}ngliche Nachricht-----\nVon: Roald\nAn: Mietz\nDatum: Montag\nBetreff: Buch\n\n> old"
+        #expect(PlainTextCleaner.clean(input).text == "blub")
+    }
+
     @Test("a lone From: line is not a header block")
     func loneFrom() {
         let input = "From: the whole team\n\nWe are happy to announce the release."
