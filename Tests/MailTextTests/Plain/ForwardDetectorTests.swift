@@ -1,0 +1,101 @@
+import MailText
+import Testing
+
+@Suite struct ForwardDetectorTests {
+    @Test("shows a Gmail forward with its headers condensed into a marker")
+    func gmailForward() throws {
+        let cleaned = PlainTextCleaner.clean(try PlainFixtures.text("forward-gmail.txt"))
+        #expect(cleaned.text == """
+            FYI, see below.
+
+            ↪ Forwarded message from Ann Smith <ann@example.com>
+
+            Are you free for lunch on Friday?
+
+            Ann
+            """)
+        #expect(cleaned.forwarded)
+        #expect(!cleaned.removedQuote)
+    }
+
+    @Test("recognizes localized Gmail separators", arguments: [
+        "---------- Forwarded message ---------",          // English
+        "---------- Weitergeleitete Nachricht ---------",  // German
+        "---------- Message transféré ---------",          // French
+        "---------- Mensaje reenviado ---------",          // Spanish
+        "---------- Messaggio inoltrato ---------",        // Italian
+        "---------- Doorgestuurd bericht ---------",       // Dutch
+        "---------- Mensagem encaminhada ---------",       // Portuguese
+        "---------- Vidarebefordrat meddelande ---------", // Swedish
+        "---------- Przekazana wiadomość ---------",       // Polish
+        "---------- Пересылаемое сообщение ---------",     // Russian
+        "---------- 転送されたメッセージ ---------",             // Japanese
+        "---------- 转发的邮件 ---------",                    // Chinese
+        "-------- Forwarded Message --------",             // Thunderbird
+    ])
+    func localizedSeparators(separator: String) {
+        let input = "See below.\n\n\(separator)\nFrom: Ann <ann@example.com>\nDate: Monday\nSubject: Hi\nTo: Bob\n\nHello Bob."
+        let cleaned = PlainTextCleaner.clean(input)
+        #expect(cleaned.text == "See below.\n\n↪ Forwarded message from Ann <ann@example.com>\n\nHello Bob.")
+        #expect(cleaned.forwarded)
+    }
+
+    @Test("condenses localized forward headers", arguments: [
+        ("Von", "Datum", "Betreff", "An"),            // German
+        ("De", "Date", "Objet", "À"),                 // French
+        ("差出人", "日付", "件名", "宛先"),                // Japanese
+    ])
+    func localizedHeaders(from: String, date: String, subject: String, to: String) {
+        let input = "---------- Forwarded message ---------\n\(from): Ann\n\(date): x\n\(subject): y\n\(to): Bob\n\nHello."
+        #expect(PlainTextCleaner.clean(input).text == "↪ Forwarded message from Ann\n\nHello.")
+    }
+
+    @Test("shows an Apple Mail forward")
+    func appleForward() {
+        let input = """
+            Have a look.
+
+            Begin forwarded message:
+
+            From: Ann Smith <ann@example.com>
+            Subject: Lunch
+            Date: January 1, 2024 at 10:00:00 AM PST
+            To: Bob <bob@example.com>
+
+            Are you free?
+            """
+        let cleaned = PlainTextCleaner.clean(input)
+        #expect(cleaned.text == "Have a look.\n\n↪ Forwarded message from Ann Smith <ann@example.com>\n\nAre you free?")
+        #expect(cleaned.forwarded)
+    }
+
+    @Test("unquotes an Apple Mail forward written as a `>` block")
+    func quotedAppleForward() {
+        let input = "Have a look.\n\n> Begin forwarded message:\n>\n> From: Ann <ann@example.com>\n> Subject: Lunch\n> Date: Monday\n>\n> Are you free?\n> Ann"
+        let cleaned = PlainTextCleaner.clean(input)
+        #expect(cleaned.text == "Have a look.\n\n↪ Forwarded message from Ann <ann@example.com>\n\nAre you free?\nAnn")
+        #expect(cleaned.forwarded)
+    }
+
+    @Test("a forward without headers gets a plain marker")
+    func noHeaders() {
+        let cleaned = PlainTextCleaner.clean("---------- Forwarded message ---------\n\nHello.")
+        #expect(cleaned.text == "↪ Forwarded message\n\nHello.")
+    }
+
+    @Test("a forward inside a quoted reply stays a quote")
+    func quotedOldForward() {
+        let input = "Thanks!\n\nOn Mon, Jan 1, 2024 at 10:00 AM Ann <ann@example.com> wrote:\n> Begin forwarded message:\n>\n> From: Carl\n> Subject: x"
+        let cleaned = PlainTextCleaner.clean(input)
+        #expect(cleaned.text == "Thanks!")
+        #expect(!cleaned.forwarded)
+    }
+
+    @Test("a signature above a forward does not swallow it")
+    func signatureAboveForward() {
+        let input = "FYI\n-- \nBob\n\n---------- Forwarded message ---------\nFrom: Ann\nDate: x\nSubject: y\n\nHello."
+        let cleaned = PlainTextCleaner.clean(input)
+        #expect(cleaned.text == "FYI\n↪ Forwarded message from Ann\n\nHello.")
+        #expect(cleaned.removedSignature)
+    }
+}

@@ -1,0 +1,97 @@
+import MailText
+import Testing
+
+@Suite struct QuoteStripperTests {
+    static func strip(_ text: String) -> (kept: String, removed: Bool, forwarded: Bool) {
+        let result = QuoteStripper.strip(text.split(separator: "\n", omittingEmptySubsequences: false))
+        return (result.kept.joined(separator: "\n"), result.removed, result.forwarded)
+    }
+
+    @Test("removes `>` blocks of two or more lines", arguments: [
+        ("Yes.\n\n> Can you come?\n> At five?", "Yes.\n"),                       // trailing block
+        ("Yes.\n\n> Can you come?\n>\n> At five?", "Yes.\n"),                    // bare ">" inside the block
+        ("Yes.\n\n> Can you come?\n\n> At five?", "Yes.\n"),                     // blank line inside the block
+        ("Yes.\n\n>> Older\n>> quote\n> newer", "Yes.\n"),                       // nested depths are one block
+        ("Yes.\n\n  > indented\n  > quote", "Yes.\n"),                           // spaces before ">"
+    ])
+    func removesBlocks(input: String, expected: String) {
+        let result = Self.strip(input)
+        #expect(result.kept == expected)
+        #expect(result.removed)
+    }
+
+    @Test("keeps a single `>` line that touches prose")
+    func singleQuoteLineInProse() {
+        let input = "Run this:\n> make install\nand it works."
+        #expect(Self.strip(input).kept == input)
+        #expect(!Self.strip(input).removed)
+    }
+
+    @Test("removes a single trailing `>` line")
+    func singleTrailingQuoteLine() {
+        #expect(Self.strip("Done.\n\n> Thanks!").kept == "Done.\n")
+    }
+
+    @Test("keeps reply text between quote blocks (inline replies)")
+    func inlineReplies() throws {
+        let cleaned = PlainTextCleaner.clean(try PlainFixtures.text("inline-replies.txt"))
+        #expect(cleaned.text == "Hi Carol,\n\nanswers inline.\n\nBoth pass now.\n\nTagged as 1.4.0 this morning.")
+        #expect(cleaned.removedQuote)
+    }
+
+    @Test("removes the attribution with a wrapped Gmail reply quote")
+    func gmailReply() throws {
+        let cleaned = PlainTextCleaner.clean(try PlainFixtures.text("gmail-reply.txt"))
+        #expect(cleaned.text == """
+            Hi Ann,
+
+            Tuesday works for me. I will book the small meeting room on the second floor and bring the printed agenda, so we do not need the projector.
+
+            Best,
+            Bob
+            """)
+    }
+
+    @Test("\"on \" inside prose never starts a quote (lesson 10)", arguments: [
+        "Let's meet on Monday.\nI was on holiday when Bob wrote the draft.\n\nCheers",   // "on " mid-line
+        "See you on Tuesday, as Ann wrote:\nthe room is booked.",                        // "wrote:" but no quote, not at line start
+        "We agreed on it. On balance it was fine.\nOn Friday we ship.",                 // "On " at line start, no "wrote:"
+    ])
+    func onInProse(input: String) {
+        let cleaned = PlainTextCleaner.clean(input)
+        #expect(cleaned.text == input)
+        #expect(!cleaned.removedQuote)
+    }
+
+    @Test("cuts at the line-start attribution, not at an earlier \"on \"")
+    func cutsAtTheRightOn() {
+        let input = "Thanks, on Monday we ship.\n\nOn Mon, Jan 1, 2024 at 10:00 AM Ann <ann@example.com> wrote:\n> x\n> y"
+        #expect(PlainTextCleaner.clean(input).text == "Thanks, on Monday we ship.")
+    }
+
+    @Test("a message that is only a quote keeps its content", arguments: [
+        "> Can you come?\n> At five?",                                                      // bare quote
+        "On Mon, Jan 1, 2024 at 10:00 AM Ann <ann@example.com> wrote:\n> Can you come?\n> At five?", // attribution + quote
+        "-----Original Message-----\nFrom: Ann\nSent: Monday\nTo: Bob\nSubject: Hi\n\nHello",     // separator at the top
+    ])
+    func onlyQuote(input: String) {
+        let result = Self.strip(input)
+        #expect(result.kept == input)
+        #expect(!result.removed)
+        let cleaned = PlainTextCleaner.clean(input)
+        #expect(!cleaned.text.isEmpty)
+        #expect(!cleaned.removedQuote)
+    }
+
+    @Test("quote detection happens before unwrapping (lesson 11)")
+    func beforeUnwrapping() {
+        // Unwrapping first would glue the long reply line, the attribution and the quote into one paragraph.
+        let input = """
+            I checked the logs again and the failure only happens when the cache is
+            On Mon, Jan 1, 2024 at 10:00 AM Ann Smith <ann@example.com> wrote:
+            > Any news on the flaky test? It failed twice overnight on the Linux
+            > runner.
+            """
+        #expect(PlainTextCleaner.clean(input).text == "I checked the logs again and the failure only happens when the cache is")
+    }
+}
