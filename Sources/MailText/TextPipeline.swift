@@ -100,13 +100,15 @@ public struct TextPipeline: Sendable {
     public func text(ofHTML html: String) -> MessageText {
         let sanitized = sanitizer.sanitize(html)
         let conversion = HTMLToText.convert(sanitized)
-        // The HTML's own line structure is already right (blocks are lines), so lines are cleaned of
-        // quotes and signatures as flowed text: no hard-wrap joining.
-        let cleaning = PlainTextCleaner.clean(conversion.text, isFlowed: true, delSp: false)
+        // The HTML's own line structure is already right (blocks are lines): quotes and signatures are
+        // cut on its lines, but nothing is unwrapped or flowed-decoded.
+        let lines = conversion.text.split(separator: "\n", omittingEmptySubsequences: false)
+        let quotes = QuoteStripper.strip(lines)
+        let signature = SignatureStripper.strip(quotes.kept)
         return finish(
-            text: cleaning.text, original: conversion.fullText,
-            removed: conversion.removedQuotes || cleaning.removedQuote || cleaning.removedSignature,
-            forwarded: cleaning.forwarded, sanitizedHTML: sanitized, source: .html)
+            text: signature.kept.joined(separator: "\n"), original: conversion.fullText,
+            removed: conversion.removedQuotes || quotes.removed || signature.removed,
+            forwarded: quotes.forwarded, sanitizedHTML: sanitized, source: .html)
     }
 
     private func finish(

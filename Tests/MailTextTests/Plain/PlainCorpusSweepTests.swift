@@ -3,8 +3,8 @@ import MailText
 import Testing
 
 /// Runs the cleaner over every message body in the shared corpus: no crash, never blank for visible input.
-@Suite struct CorpusSweepTests {
-    static let corpus = URL(fileURLWithPath: "/work/shared/corpus")
+@Suite struct PlainCorpusSweepTests {
+    static let corpus = Corpus.root
 
     static func bodies() -> [String] {
         guard let walker = FileManager.default.enumerator(at: corpus, includingPropertiesForKeys: nil) else { return [] }
