@@ -90,6 +90,7 @@ let package = Package(
             name: "chatmail-bench",
             dependencies: [
                 "ChatmailStore",
+                "MailText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

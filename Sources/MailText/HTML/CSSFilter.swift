@@ -33,35 +33,40 @@ enum CSSFilter {
     ]
 
     /// Splits a `style` attribute into declarations, respecting quotes and parentheses.
+    ///
+    /// Works on UTF-8 bytes: CSS syntax is ASCII, and walking `Character`s (grapheme breaking, Unicode
+    /// properties) made this half of the sanitizer's time. Non-ASCII text inside values passes through.
     static func parse(_ style: String) -> [CSSDeclaration] {
         var declarations: [CSSDeclaration] = []
-        var current = ""
-        var quote: Character? = nil
-        var depth = 0
-        func flush() {
-            if let colon = current.firstIndex(of: ":") {
-                let property = current[..<colon].trimmingCSSWhitespace().lowercased()
-                let value = current[current.index(after: colon)...].trimmingCSSWhitespace()
-                if !property.isEmpty { declarations.append(CSSDeclaration(property: property, value: value)) }
+        var utf8 = style
+        utf8.withUTF8 { bytes in
+            var start = 0
+            var quote: UInt8 = 0
+            var depth = 0
+            func flush(_ end: Int) {
+                defer { start = end + 1 }
+                guard let colon = bytes[start..<end].firstIndex(of: UInt8(ascii: ":")) else { return }
+                let property = trimmed(bytes[start..<colon])
+                guard !property.isEmpty else { return }
+                let name = String(decoding: property.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }, as: UTF8.self)
+                declarations.append(CSSDeclaration(property: name, value: String(decoding: trimmed(bytes[(colon + 1)..<end]), as: UTF8.self)))
             }
-            current = ""
-        }
-        for character in style {
-            if let open = quote {
-                if character == open { quote = nil }
-            } else if character == "\"" || character == "'" {
-                quote = character
-            } else if character == "(" {
-                depth += 1
-            } else if character == ")" {
-                depth = max(0, depth - 1)
-            } else if character == ";" && depth == 0 {
-                flush()
-                continue
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                if quote != 0 {
+                    if byte == quote { quote = 0 }
+                } else if byte == 0x22 || byte == 0x27 {  // " '
+                    quote = byte
+                } else if byte == 0x28 {  // (
+                    depth += 1
+                } else if byte == 0x29 {  // )
+                    depth = max(0, depth - 1)
+                } else if byte == 0x3B && depth == 0 {  // ;
+                    flush(index)
+                }
             }
-            current.append(character)
+            flush(bytes.count)
         }
-        flush()
         return declarations
     }
 
@@ -72,9 +77,37 @@ enum CSSFilter {
             self.allowedProperties.contains(property)
             || self.allowedPropertyPrefixes.contains(where: { property == $0 || property.hasPrefix($0 + "-") })
         guard propertyAllowed, !declaration.value.isEmpty else { return false }
-        let compact = String(declaration.value.lowercased().filter { !$0.isWhitespace && !$0.isASCIIControl })
-        return !self.forbiddenValueFragments.contains(where: { compact.contains($0) })
-            && !declaration.value.contains(where: { $0.isASCIIControl || $0 == "<" || $0 == ">" })
+        // Lowercased with whitespace and controls removed, so `u r l (` and `URL(` are caught alike.
+        var compact: [UInt8] = []
+        compact.reserveCapacity(declaration.value.utf8.count)
+        for byte in declaration.value.utf8 {
+            if byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") { return false }
+            if byte <= 0x20 || byte == 0x7F { continue }
+            compact.append(byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte)
+        }
+        for fragment in forbiddenFragmentBytes where contains(compact, fragment) { return false }
+        // Controls inside the value itself (not just at its ends) are refused, as before.
+        return !declaration.value.utf8.contains { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C) || $0 == 0x7F }
+    }
+
+    static let forbiddenFragmentBytes: [[UInt8]] = forbiddenValueFragments.map { Array($0.utf8) }
+
+    /// Trims ASCII whitespace and control bytes at both ends.
+    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>.SubSequence) -> ArraySlice<UInt8> {
+        var lower = bytes.startIndex, upper = bytes.endIndex
+        while lower < upper, bytes[lower] <= 0x20 || bytes[lower] == 0x7F { lower += 1 }
+        while upper > lower, bytes[upper - 1] <= 0x20 || bytes[upper - 1] == 0x7F { upper -= 1 }
+        return ArraySlice(bytes[lower..<upper])
+    }
+
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard needle.count <= haystack.count, let first = needle.first else { return needle.isEmpty }
+        var index = 0
+        while index + needle.count <= haystack.count {
+            if haystack[index] == first && haystack[index..<(index + needle.count)].elementsEqual(needle) { return true }
+            index += 1
+        }
+        return false
     }
 
     /// The filtered `style` value, or `nil` when nothing survives (the caller then drops the attribute).
