@@ -15,7 +15,7 @@ TAGS = {"a", "abbr", "b", "blockquote", "br", "caption", "center", "cite", "code
         "div", "dl", "dt", "em", "font", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "ins", "kbd", "li",
         "mark", "ol", "p", "pre", "q", "s", "small", "span", "strike", "strong", "sub", "sup", "table", "tbody", "td",
         "tfoot", "th", "thead", "tr", "tt", "u", "ul"}
-ATTRIBUTES = {"*": ["title", "dir", "lang", "align", "style"], "a": ["href", "name"], "img": ["src", "alt", "width", "height"],
+ATTRIBUTES = {"*": ["title", "dir", "lang", "align"], "a": ["href", "name"], "img": ["src", "alt", "width", "height"],
               "td": ["colspan", "rowspan"], "th": ["colspan", "rowspan"], "font": ["face", "size", "color"]}
 
 
