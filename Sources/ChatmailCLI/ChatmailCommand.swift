@@ -20,6 +20,13 @@ public struct ChatmailCommand: AsyncParsableCommand {
 
     public init() {}
 
+    /// Whether ArgumentParser raised `error` (its error types are partly internal, so they are told apart
+    /// by module rather than listed).
+    static func isArgumentParserError(_ error: any Error) -> Bool {
+        error is ValidationError || error is ExitCode || error is CleanExit
+            || String(reflecting: type(of: error)).hasPrefix("ArgumentParser.")
+    }
+
     /// Parses the command line, runs the command, and exits with the status its outcome maps to.
     public static func main() async {
         let arguments = GlobalOptions.movingGlobalsAfterSubcommand(Array(CommandLine.arguments.dropFirst()))
@@ -42,9 +49,9 @@ public struct ChatmailCommand: AsyncParsableCommand {
             } else {
                 try mutable.run()
             }
-        } catch let error as ValidationError {
-            exit(withError: error)  // a usage rule checked while running (exit 64)
-        } catch let error as ExitCode {
+        } catch where isArgumentParserError(error) {
+            // Help, CleanExit, ExitCode and ValidationError raised while running (the root's default run()
+            // throws its help request): ArgumentParser prints them and picks the exit code.
             exit(withError: error)
         } catch {
             let status = ExitStatus(for: error) ?? .failure

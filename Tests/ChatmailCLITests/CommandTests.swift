@@ -207,6 +207,14 @@ import Testing
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
+    @Test("help and version exit 0 and print to stdout", arguments: [["--help"], [], ["show", "--help"], ["--version"], ["help", "import"]])
+    func help(arguments: [String]) throws {
+        let result = try CLIFixture.run(arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.isEmpty)
+        #expect(!result.stdout.contains("CommandError"))
+    }
+
     @Test("usage errors exit 64", arguments: [["show", "x", "--limit", "0"], ["conversations", "--color", "sometimes"], ["conversations", "--archived", "--all"]])
     func usage(arguments: [String]) throws {
         let result = try CLIFixture.run(arguments)
