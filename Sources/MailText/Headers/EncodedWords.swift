@@ -110,7 +110,7 @@ enum EncodedWordScanner {
         let text = Array(raw[textStart..<end])
         let decoded: [UInt8]?
         switch encoding {
-        case UInt8(ascii: "b"): decoded = Base64Lenient.decode(text)
+        case UInt8(ascii: "b"): decoded = TransferDecoding.base64Strict(text)
         case UInt8(ascii: "q"): decoded = qDecode(text)
         default: decoded = nil
         }

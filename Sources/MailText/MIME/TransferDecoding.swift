@@ -31,18 +31,37 @@ public enum TransferDecoding {
     /// Lenient base64: the standard and URL-safe alphabets, whitespace and garbage skipped, padding
     /// optional, decoding stopped at the first `=` pad that ends a quantum.
     public static func base64(_ bytes: some Collection<UInt8>) -> [UInt8] {
+        base64(bytes, strict: false) ?? []
+    }
+
+    /// Base64 for RFC 2047 "B" encoded words: whitespace and missing padding are tolerated, but any
+    /// other character outside the alphabet (or data after padding) returns `nil`, so the caller can
+    /// leave a malformed word literal instead of guessing.
+    public static func base64Strict(_ bytes: some Collection<UInt8>) -> [UInt8]? {
+        base64(bytes, strict: true)
+    }
+
+    /// The one base64 decoder behind both modes.
+    static func base64(_ bytes: some Collection<UInt8>, strict: Bool) -> [UInt8]? {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count * 3 / 4)
         var accumulator: UInt32 = 0
         var bits = 0
+        var sawPadding = false
         for byte in bytes {
             let value = base64Value[Int(byte)]
             if value == padding {
                 // A pad ends the data; any bits left over are incomplete and dropped.
-                if bits > 0 { break }
+                if !strict && bits > 0 { break }
+                sawPadding = true
                 continue
             }
-            guard value != invalid else { continue }
+            guard value != invalid else {
+                let isSpace = byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+                if strict && !isSpace { return nil }
+                continue
+            }
+            if strict && sawPadding { return nil }
             accumulator = accumulator << 6 | UInt32(value)
             bits += 6
             if bits >= 8 {
