@@ -2,7 +2,7 @@ import Foundation
 import MailText
 import Testing
 
-@Suite(.enabled(if: Corpus.isAvailable, "needs /work/shared/corpus")) struct CorpusCharsetTests {
+@Suite struct CorpusCharsetTests {
     /// Every `charset=` label in the corpus, lowercased, with how often it occurs.
     static func corpusLabels() throws -> [String: Int] {
         var counts: [String: Int] = [:]

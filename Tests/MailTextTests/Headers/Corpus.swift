@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The shared e-mail corpus the sweep tests read (2,226 `.eml` files from 29 public test suites).
 enum Corpus {
@@ -11,16 +12,20 @@ enum Corpus {
         .deletingLastPathComponent()  // the repository
         .appendingPathComponent("../shared/corpus").standardizedFileURL
 
-    /// `true` when the corpus is present; corpus tests are skipped elsewhere.
-    static var isAvailable: Bool {
-        FileManager.default.fileExists(atPath: root.path)
-    }
-
     /// Every `.eml` file under the corpus, sorted by path so failures are reproducible.
-    static func emlFiles() -> [URL] {
-        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [] }
+    ///
+    /// A missing corpus is a failure, not a skip: CI always has `shared/` beside the clone, and a sweep
+    /// over zero files would pass without testing anything.
+    static func emlFiles(sourceLocation: SourceLocation = #_sourceLocation) -> [URL] {
+        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else {
+            Issue.record("the shared corpus is missing at \(root.path)", sourceLocation: sourceLocation)
+            return []
+        }
         var files: [URL] = []
         for case let url as URL in walker where url.pathExtension == "eml" { files.append(url) }
+        if files.count < 2000 {
+            Issue.record("expected the 2,226-message shared corpus at \(root.path), found \(files.count) files", sourceLocation: sourceLocation)
+        }
         return files.sorted { $0.path < $1.path }
     }
 

@@ -4,7 +4,7 @@ import Testing
 
 /// Subjects and first From addresses of corpus messages, as Python's `email` package (policy.default) decodes
 /// them, checked by eye. Rows where Python is wrong carry the correct value and say why.
-@Suite(.enabled(if: Corpus.isAvailable, "needs /work/shared/corpus")) struct CorpusSubjectTests {
+@Suite struct CorpusSubjectTests {
     @Test("Decodes the subject and From address of corpus messages", arguments: corpusExpectations)
     func decodes(path: String, subject: String, from: String) throws {
         let bytes = try Corpus.bytes(path)
