@@ -15,11 +15,15 @@ let package = Package(
     products: [
         .executable(name: "chatmail", targets: ["chatmail"]),
         .executable(name: "chatmail-bench", targets: ["chatmail-bench"]),
+        .executable(name: "gmail-emulator", targets: ["gmail-emulator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        // The emulator's HTTP server only; `traits: []` skips the optional swift-configuration support.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
     ],
     targets: [
         // The SQL migrations in `Schema/` are the single truth about the database. SwiftPM only ships
@@ -56,6 +60,28 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // The Gmail REST client: transport, auth, typed endpoints, batch, retries, quota pacing.
+        .target(
+            name: "GmailAPI",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+        // The local Gmail API + OAuth emulator (Hummingbird), kept out of the lean `chatmail` binary.
+        .target(
+            name: "GmailEmulator",
+            dependencies: [
+                "MailText",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "gmail-emulator",
+            dependencies: ["GmailEmulator", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings
         ),
         // Sync: sync engine (issue 5), the persister mapping and mailbox import.
@@ -103,6 +129,16 @@ let package = Package(
         .testTarget(
             name: "MailTextTests",
             dependencies: ["MailText"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GmailAPITests",
+            dependencies: ["GmailAPI", "GmailEmulator"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GmailEmulatorTests",
+            dependencies: ["GmailEmulator", "MailText", .product(name: "Hummingbird", package: "hummingbird")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,3 @@
+import GmailEmulator
+
+print("\(GmailEmulatorModule.name): not implemented yet")
