@@ -42,6 +42,11 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // SHA-256, shared by identity hashing (store), import ids (sync) and PKCE (GmailAPI).
+        .target(
+            name: "Digest",
+            swiftSettings: strictSettings
+        ),
         // The one policy for unsafe Unicode scalars, shared by the text pipeline and the renderers.
         .target(
             name: "TextSafety",
@@ -56,6 +61,7 @@ let package = Package(
             name: "ChatmailStore",
             dependencies: [
                 "ChatmailSchema",
+                "Digest",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -65,7 +71,7 @@ let package = Package(
         // The Gmail REST client: transport, auth, typed endpoints, batch, retries, quota pacing.
         .target(
             name: "GmailAPI",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: ["Digest", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         // The local Gmail API + OAuth emulator (Hummingbird), kept out of the lean `chatmail` binary.
@@ -87,7 +93,7 @@ let package = Package(
         // Sync: sync engine (issue 5), the persister mapping and mailbox import.
         .target(
             name: "ChatmailSync",
-            dependencies: ["ChatmailStore", "MailText"],
+            dependencies: ["ChatmailStore", "MailText", "Digest"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -123,7 +129,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ChatmailStoreTests",
-            dependencies: ["ChatmailStore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["ChatmailStore", "Digest", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,3 +1,4 @@
+import Digest
 import ChatmailStore
 
 /// Stable ids for imported messages, so importing the same mail again finds it.

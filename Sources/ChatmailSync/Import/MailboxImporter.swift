@@ -1,3 +1,4 @@
+import Digest
 import ChatmailStore
 import Foundation
 import MailText

@@ -1,11 +1,11 @@
-/// SHA-256 (FIPS 180-4), used to hash participant sets into conversation keys.
+/// SHA-256 (FIPS 180-4): participant hashes, import ids and OAuth PKCE challenges.
 ///
 /// Foundation on Linux has no CryptoKit, and the participant hash is an identity key, not a secret,
 /// so a small, well-tested implementation avoids a cryptography dependency and its build time.
 /// The tests check it against the NIST example vectors.
-package enum SHA256 {
+public enum SHA256 {
     /// The lowercase hexadecimal digest of `bytes`.
-    package static func hexDigest<Bytes: Collection>(of bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    public static func hexDigest<Bytes: Collection>(of bytes: Bytes) -> String where Bytes.Element == UInt8 {
         let digits: [UInt8] = Array("0123456789abcdef".utf8)
         let digest = digest(of: bytes)
         return String(unsafeUninitializedCapacity: 64) { buffer in
@@ -18,7 +18,7 @@ package enum SHA256 {
     }
 
     /// The 32-byte digest of `bytes`.
-    package static func digest<Bytes: Collection>(of bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
+    public static func digest<Bytes: Collection>(of bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
         )
