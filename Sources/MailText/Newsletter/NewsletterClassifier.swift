@@ -74,12 +74,13 @@ public enum NewsletterClassifier {
         "mailer", "mailer-daemon", "bounce", "bounces", "marketing", "promotions", "digest", "updates",
     ]
 
-    /// Domains (and their subdomains) that only send bulk mail for others.
+    /// Domains (and their subdomains) that only send bulk mail for others. Not `mailgun.org`: its
+    /// subdomains are Mailgun's sandbox domains, which people use for their own (person-to-person) mail.
     static let bulkDomains: [String] = [
         "mcsv.net", "mcdlv.net", "rsgsv.net", "list-manage.com", "mailchimpapp.net", "sendgrid.net",
         "amazonses.com", "sparkpostmail.com", "exacttarget.com", "createsend.com", "cmail19.com", "cmail20.com",
         "constantcontact.com", "hubspotemail.net", "klaviyomail.com", "substack.com", "beehiiv.com",
-        "mailgun.org", "mandrillapp.com", "sendinblue.com", "brevo.com", "mailjet.com", "em.salesforce.com",
+        "mandrillapp.com", "sendinblue.com", "brevo.com", "mailjet.com", "em.salesforce.com",
     ]
 
     static func bulkDomain(_ domain: String) -> String? {

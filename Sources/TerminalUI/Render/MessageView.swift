@@ -45,9 +45,15 @@ public struct MessageView: Sendable, Equatable {
             attachments: attachments)
         let conversation = ConversationSummary(
             id: ConversationID(rawValue: 0), title: subject.isEmpty ? (sender.name ?? sender.address) : subject,
-            participants: [sender] + to + cc, lastMessageAtMs: message.internalDateMs, snippet: text,
+            participants: Self.unique([sender] + to + cc), lastMessageAtMs: message.internalDateMs, snippet: text,
             messageCount: 1, unreadCount: 0, hasInbox: false, archivedAtMs: nil, isNewsletter: isNewsletter)
         return Transcript(conversation: conversation, messages: [message], earlierMessageCount: 0)
+    }
+
+    /// Each person once (by identity key), in first-seen order.
+    static func unique(_ addresses: [EmailAddress]) -> [EmailAddress] {
+        var seen = Set<String>()
+        return addresses.filter { seen.insert($0.normalizedAddress).inserted }
     }
 }
 

@@ -25,7 +25,9 @@ import Testing
         #expect(result.reasons.contains(reason), "\(result.reasons)")
     }
 
-    @Test("no-reply matches whole local parts only", arguments: ["anoreplyb@x.org", "noreplyer@x.org", "news.room@x.org", "bob@noreply.org"])
+    @Test("no-reply matches whole local parts only, and sandbox domains are people", arguments: [
+        "anoreplyb@x.org", "noreplyer@x.org", "news.room@x.org", "bob@noreply.org", "bob@xxx.mailgun.org",
+    ])
     func wholeLocalPart(from: String) {
         #expect(!NewsletterClassifier.classify(headers: HeaderFields(), from: MailAddress(address: from)).isNewsletter)
     }
