@@ -1,0 +1,89 @@
+/// What an injected fault does to a request (contract §10.9).
+public enum FaultKind: Sendable, Equatable {
+    case tooManyRequests          // 429 rateLimitExceeded
+    case userRateLimit403         // 403 userRateLimitExceeded
+    case backendError             // 500
+    case unavailable              // 503
+    case unauthorized             // 401, as for an expired token
+    case drop                     // close the connection without a complete response
+    case slow(milliseconds: Int)  // answer normally after a delay
+    case emptyHistoryPage         // history.list: a page with no `history` but a nextPageToken
+
+    /// Parses the control API spelling: `429`, `403rate`, `500`, `503`, `401`, `drop`, `slow:250`, `emptyHistoryPage`.
+    public init?(spec: String) {
+        switch spec {
+        case "429": self = .tooManyRequests
+        case "403rate", "403": self = .userRateLimit403
+        case "500": self = .backendError
+        case "503": self = .unavailable
+        case "401": self = .unauthorized
+        case "drop": self = .drop
+        case "emptyHistoryPage": self = .emptyHistoryPage
+        default:
+            guard spec.hasPrefix("slow"), let ms = Int(spec.drop { !$0.isNumber }) else { return nil }
+            self = .slow(milliseconds: ms)
+        }
+    }
+
+    /// The error body for the kinds that answer with an error.
+    var error: GmailError? {
+        switch self {
+        case .tooManyRequests: .tooManyConcurrent
+        case .userRateLimit403: .userRateLimit
+        case .backendError: .backendError
+        case .unavailable: .unavailable
+        case .unauthorized: .unauthenticated
+        case .drop, .slow, .emptyHistoryPage: nil
+        }
+    }
+}
+
+/// One fault rule: which method, how likely, what happens, and optionally how many times.
+public struct FaultRule: Sendable, Equatable {
+    /// A method name such as `messages.get`, or `*` for every Gmail method.
+    public var method: String
+    public var probability: Double
+    public var kind: FaultKind
+    /// Fire at most this many times (`nil` = unlimited); lets tests inject exactly one empty page.
+    public var remaining: Int?
+    /// Only for this message id (`nil` = any).
+    public var messageId: String?
+
+    public init(method: String, probability: Double, kind: FaultKind, remaining: Int? = nil, messageId: String? = nil) {
+        self.method = method
+        self.probability = probability
+        self.kind = kind
+        self.remaining = remaining
+        self.messageId = messageId
+    }
+}
+
+/// Decides, with a seeded generator, whether a request gets a fault.
+public actor FaultInjector {
+    private var rules: [FaultRule] = []
+    private var random: SeededRandom
+
+    public init(seed: UInt64) { random = SeededRandom(seed: seed ^ 0xFA17) }
+
+    public func set(_ rules: [FaultRule], seed: UInt64? = nil) {
+        self.rules = rules
+        if let seed { random = SeededRandom(seed: seed) }
+    }
+
+    public var currentRules: [FaultRule] { rules }
+
+    /// The fault for this call, if a rule fires. Rules are tried in order; the first that fires wins.
+    public func fault(method: String, messageId: String?) -> FaultKind? {
+        for index in rules.indices {
+            let rule = rules[index]
+            guard rule.method == "*" || rule.method == method else { continue }
+            if let wanted = rule.messageId, wanted != messageId { continue }
+            if let remaining = rule.remaining, remaining <= 0 { continue }
+            if rule.kind == .emptyHistoryPage && method != "history.list" { continue }
+            guard random.nextUnit() < rule.probability else { continue }
+            if let remaining = rule.remaining { rules[index].remaining = remaining - 1 }
+            return rule.kind
+        }
+        return nil
+    }
+}

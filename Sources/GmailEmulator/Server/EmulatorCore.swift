@@ -1,0 +1,62 @@
+import Foundation
+
+/// Routes a request to the Gmail API, batch, OAuth or control handlers and logs it.
+///
+/// Kept free of Hummingbird so the dispatch is a plain async function of a value.
+struct EmulatorCore: Sendable {
+    let mailbox: MailboxState
+    let oauth: OAuthServer
+    let faults: FaultInjector
+    let quota: QuotaLedger
+    let log: RequestLog
+    let inlineLimit: Int
+    let baseURL: @Sendable () -> String
+
+    var router: GmailRouter { GmailRouter(mailbox: mailbox, oauth: oauth, faults: faults, quota: quota, inlineLimit: inlineLimit) }
+
+    func handle(_ request: EmulatorRequest) async -> EmulatorResponse {
+        let path = request.path
+        var gmailMethod: String?
+        let response: EmulatorResponse
+        if path.hasPrefix("/gmail/") {
+            (response, gmailMethod) = await router.handle(request)
+        } else if path == "/batch/gmail/v1" || path == "/batch" {
+            guard request.method == "POST" else { return .error(.methodNotAllowed) }
+            let (batchResponse, inner) = await BatchHandler(router: router).handle(request)
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            for (line, status) in inner {
+                let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+                let target = parts.count > 1 ? parts[1] : ""
+                await log.record(.init(method: parts[0], path: "batch:" + target, query: "", status: status, gmailMethod: nil, timeMs: now))
+            }
+            response = batchResponse
+        } else if path.hasPrefix("/_emulator/") {
+            return await ControlRoutes(mailbox: mailbox, oauth: oauth, faults: faults, quota: quota, log: log).handle(request)
+        } else {
+            response = await oauthRoute(request)
+        }
+        await log.record(.init(method: request.method, path: path, query: request.query.map { "\($0.0)=\($0.1)" }.joined(separator: "&"),
+                               status: response.status, gmailMethod: gmailMethod, timeMs: Int64(Date().timeIntervalSince1970 * 1000)))
+        return response
+    }
+
+    private func oauthRoute(_ request: EmulatorRequest) async -> EmulatorResponse {
+        switch (request.method, request.path) {
+        case ("GET", "/o/oauth2/v2/auth"), ("GET", "/o/oauth2/auth"): return await oauth.authorize(request)
+        case ("POST", "/token"), ("POST", "/o/oauth2/token"): return await oauth.token(request)
+        case ("POST", "/revoke"): return await oauth.revoke(request)
+        case ("POST", "/device/code"): return await oauth.deviceCode(request)
+        case ("GET", "/.well-known/openid-configuration"):
+            let base = baseURL()
+            return .json(.object([
+                ("issuer", .string(base)), ("authorization_endpoint", .string(base + "/o/oauth2/v2/auth")),
+                ("device_authorization_endpoint", .string(base + "/device/code")), ("token_endpoint", .string(base + "/token")),
+                ("revocation_endpoint", .string(base + "/revoke")),
+                ("response_types_supported", .array([.string("code")])),
+                ("code_challenge_methods_supported", .array([.string("plain"), .string("S256")])),
+                ("grant_types_supported", .array([.string("authorization_code"), .string("refresh_token")])),
+            ]))
+        default: return .error(.notFound)
+        }
+    }
+}
