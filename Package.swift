@@ -79,6 +79,7 @@ let package = Package(
             name: "GmailEmulator",
             dependencies: [
                 "MailText",
+                "Digest",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,3 +1,4 @@
+import Digest
 import Foundation
 
 /// Google's OAuth endpoints for a Desktop client (contract §9.7): auto-approving authorisation,
@@ -109,7 +110,7 @@ public actor OAuthServer {
             guard let pending = codes.removeValue(forKey: code) else {
                 return oauthError(400, "invalid_grant", "Malformed auth code.")
             }
-            let computed = Base64URL.encode(PKCEHash.digest(of: Array(verifier.utf8)), padded: false)
+            let computed = Base64URL.encode(SHA256.digest(of: Array(verifier.utf8)), padded: false)
             guard computed == pending.challenge, f("redirect_uri") == nil || f("redirect_uri") == pending.redirectURI else {
                 return oauthError(400, "invalid_grant", "Bad Request")
             }
