@@ -61,10 +61,10 @@ public final class LoopbackReceiver: Sendable {
     /// - Throws: `.stateMismatch` for a foreign `state`, `.authorizationDenied` for `error=...`,
     ///   `.loginTimedOut` when nothing arrives within `timeoutSeconds`.
     public func waitForCode(expectedState: String, timeoutSeconds: Int = 300) async throws(GmailAPIError) -> String {
-        let fd = socketFD
         let result: Result<String, GmailAPIError> = await withCheckedContinuation { continuation in
+            // The thread holds `self`, so the socket stays open until it is done.
             let thread = Thread {
-                continuation.resume(returning: Self.serve(fd: fd, expectedState: expectedState, timeoutSeconds: timeoutSeconds))
+                continuation.resume(returning: Self.serve(fd: self.socketFD, expectedState: expectedState, timeoutSeconds: timeoutSeconds))
             }
             thread.name = "chatmail-oauth-loopback"
             thread.start()
@@ -80,7 +80,9 @@ public final class LoopbackReceiver: Sendable {
             guard remaining > 0 else { return .failure(.loginTimedOut) }
             var pollFD = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&pollFD, 1, Int32(min(remaining * 1000, 1000)))
+            if ready < 0 && errno != EINTR { return .failure(.loopback(description: "poll failed: errno \(errno)")) }
             if ready <= 0 { continue }
+            if pollFD.revents & Int16(POLLNVAL | POLLERR) != 0 { return .failure(.loopback(description: "the listening socket closed")) }
             let client = accept(fd, nil, nil)
             guard client >= 0 else { continue }
             defer { close(client) }

@@ -34,7 +34,10 @@ extension GmailClient {
                 var rateLimited = false
                 var unauthorized = false
                 for (position, id) in chunk.enumerated() {
-                    let part = parts.first { $0.contentID == "item-\(position)" } ?? (position < parts.count && parts[position].contentID == nil ? parts[position] : nil)
+                    // Match by Content-ID, fall back to position when the ids are missing (contract §5).
+                    let byID = parts.first { $0.contentID == "item-\(position)" }
+                    let positionIsUsable = parts.count == chunk.count && !(parts[position].contentID?.hasPrefix("item-") ?? false)
+                    let part = byID ?? (positionIsUsable ? parts[position] : nil)
                     let outcome: ResponseClassifier.Outcome
                     if let part {
                         outcome = ResponseClassifier.classify(status: part.status, headers: part.headers, body: part.body, endpoint: .getMessage)

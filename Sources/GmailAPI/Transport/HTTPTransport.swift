@@ -12,7 +12,7 @@ public protocol HTTPTransport: Sendable {
 }
 
 /// An HTTP request as a plain value, so it can cross task boundaries and be recorded by test transports.
-public struct HTTPRequest: Sendable {
+public struct HTTPRequest: Sendable, CustomStringConvertible {
     /// `GET`, `POST`, ...
     public var method: String
     public var url: URL
@@ -29,6 +29,11 @@ public struct HTTPRequest: Sendable {
         self.headers = headers
         self.body = body
         self.timeoutSeconds = timeoutSeconds
+    }
+
+    /// Method, URL, redacted headers and body size; never the body (it may hold tokens or mail).
+    public var description: String {
+        "\(method) \(url.absoluteString) \(headers) body: \(body?.count ?? 0) bytes"
     }
 }
 
@@ -50,7 +55,7 @@ public struct HTTPResponse: Sendable {
 
 /// An ordered list of header fields with case-insensitive lookup (RFC 9110 §5.1: field names are
 /// case-insensitive), keeping repeated fields.
-public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
+public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// The fields in order, names as they were given.
     public private(set) var fields: [(name: String, value: String)]
 
@@ -78,6 +83,13 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
         let wanted = name.lowercased()
         fields.removeAll { $0.name.lowercased() == wanted }
         fields.append((name: name, value: value))
+    }
+
+    /// Names and values, with credentials (`Authorization`, cookies) replaced by `<redacted>`, so
+    /// headers can be logged without leaking tokens.
+    public var description: String {
+        let secret: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
+        return "[" + fields.map { "\($0.name): \(secret.contains($0.name.lowercased()) ? "<redacted>" : $0.value)" }.joined(separator: ", ") + "]"
     }
 
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
