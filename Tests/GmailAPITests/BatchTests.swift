@@ -150,4 +150,17 @@ func messageJSON(_ id: String) -> String {
         #expect(transport.requests[1].headers["Authorization"] == "Bearer token-1")
         #expect(try results["b"]?.get().id == "b")
     }
+
+    @Test("parts without Content-IDs are matched by position")
+    func positionFallback() async throws {
+        let transport = ScriptedTransport { request, _ in
+            var response = batchResponse(batchItems(request).map { ($0.contentID, 200, messageJSON($0.messageID)) })
+            let text = String(decoding: response.body, as: UTF8.self).replacingOccurrences(of: #"Content-ID: <response-item-\d+>\r\n"#, with: "", options: .regularExpression)
+            response.body = Data(text.utf8)
+            return response
+        }
+        let results = try await makeClient(transport: transport).getMessages(ids: ["x", "y"])
+        #expect(try results["x"]?.get().id == "x")
+        #expect(try results["y"]?.get().id == "y")
+    }
 }

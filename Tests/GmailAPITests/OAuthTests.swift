@@ -99,6 +99,21 @@ import Testing
         #expect(await provider.refreshCount == 3)
     }
 
+    @Test("an unreachable token endpoint is retried like any transient failure")
+    func tokenEndpointTransient() async throws {
+        let transport = ScriptedTransport { request, index in
+            if request.url.path == "/token" {
+                return index == 0 ? jsonResponse(503, "{}") : jsonResponse(200, #"{"access_token":"ya29.T","expires_in":3600}"#)
+            }
+            return jsonResponse(200, GmailClientTests.profileJSON)
+        }
+        let provider = TokenProvider(refreshToken: "1//R", client: OAuthTokenClient(configuration: configuration, transport: transport))
+        let sleeper = VirtualSleeper()
+        _ = try await makeClient(transport: transport, tokens: provider, sleeper: sleeper).getProfile()
+        #expect(transport.requests.map(\.url.path) == ["/token", "/token", "/gmail/v1/users/me/profile"])
+        #expect(sleeper.sleeps.count == 1)
+    }
+
     @Test("a revoked refresh token surfaces through the client as credentialsRevoked")
     func revokedThroughClient() async throws {
         let transport = ScriptedTransport { request, _ in

@@ -104,7 +104,16 @@ public struct GmailClient: Sendable {
         while true {
             try Task.checkCancellation()
             try await pacer.acquire(cost: call.endpoint.cost)
-            let token = try await tokens.accessToken()
+            let token: String
+            do {
+                token = try await tokens.accessToken()
+            } catch let error as GmailAPIError where error.isTransient && attempt < configuration.retryPolicy.maxAttempts {
+                // The token endpoint was unreachable or busy: back off like any transient failure.
+                let delay = configuration.retryPolicy.delay(beforeRetry: attempt, retryAfter: nil, random: random)
+                attempt += 1
+                try await sleeper.sleep(for: delay)
+                continue
+            }
             var headers: HTTPHeaders = ["Authorization": "Bearer \(token)", "Accept": "application/json"]
             if let contentType = call.contentType { headers.add("Content-Type", contentType) }
             let request = HTTPRequest(
