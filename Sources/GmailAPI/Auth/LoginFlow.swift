@@ -1,0 +1,36 @@
+import Foundation
+
+/// The whole interactive login (contract §9.1–9.2): listen on the loopback port, show the user the
+/// authorization URL, wait for the redirect, exchange the code, and check the granted scope.
+public struct LoginFlow: Sendable {
+    public let tokenClient: OAuthTokenClient
+    private let random: any RandomSource
+
+    public init(tokenClient: OAuthTokenClient, random: any RandomSource = SystemRandomSource()) {
+        self.tokenClient = tokenClient
+        self.random = random
+    }
+
+    /// Runs the login.
+    /// - Parameters:
+    ///   - presentURL: shows the authorization URL (print it, open a browser); called once.
+    ///   - loginHint: the expected account address, if known.
+    /// - Returns: the grant, with a refresh token.
+    /// - Throws: `.stateMismatch`, `.authorizationDenied`, `.loginTimedOut`, `.scopeNotGranted`,
+    ///   `.credentialsRevoked` (code rejected), `.oauthRejected`, `.loopback`.
+    public func run(loginHint: String? = nil, timeoutSeconds: Int = 300, presentURL: @Sendable (URL) -> Void) async throws -> TokenGrant {
+        let receiver = try LoopbackReceiver()
+        let request = AuthorizationRequest(
+            configuration: tokenClient.configuration, redirectURI: receiver.redirectURI, loginHint: loginHint, random: random)
+        presentURL(request.url)
+        let code = try await receiver.waitForCode(expectedState: request.state, timeoutSeconds: timeoutSeconds)
+        let grant = try await tokenClient.exchange(code: code, verifier: request.pkce.verifier, redirectURI: request.redirectURI)
+        for scope in tokenClient.configuration.scopes where !grant.grants(scope) {
+            throw GmailAPIError.scopeNotGranted(missing: scope)
+        }
+        guard grant.refreshToken != nil else {
+            throw GmailAPIError.oauthRejected(code: "no refresh_token in the answer")
+        }
+        return grant
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// What the token endpoint returns. Its `description` hides the tokens, so it can be logged.
+public struct TokenGrant: Sendable, Equatable, CustomStringConvertible {
+    public var accessToken: String
+    /// Seconds until the access token expires.
+    public var expiresIn: Int
+    /// Sent on the code exchange; usually absent on refresh (keep the old one then).
+    public var refreshToken: String?
+    /// Space-separated scopes actually granted: can be narrower than requested (§9.2).
+    public var scope: String?
+
+    public init(accessToken: String, expiresIn: Int, refreshToken: String? = nil, scope: String? = nil) {
+        self.accessToken = accessToken
+        self.expiresIn = expiresIn
+        self.refreshToken = refreshToken
+        self.scope = scope
+    }
+
+    public var description: String {
+        "TokenGrant(accessToken: <redacted>, expiresIn: \(expiresIn), refreshToken: \(refreshToken == nil ? "nil" : "<redacted>"), scope: \(scope ?? "nil"))"
+    }
+
+    /// Whether every scope in `required` was granted.
+    public func grants(_ required: String) -> Bool {
+        guard let scope else { return true }  // Google omits `scope` only when it granted what was asked.
+        return scope.split(separator: " ").contains { $0 == required }
+    }
+}
+
+/// Talks to the OAuth token endpoint: code exchange (§9.2) and refresh (§9.3).
+public struct OAuthTokenClient: Sendable {
+    public let configuration: OAuthConfiguration
+    private let transport: any HTTPTransport
+    private let timeoutSeconds: Int
+
+    public init(configuration: OAuthConfiguration, transport: any HTTPTransport, timeoutSeconds: Int = 30) {
+        self.configuration = configuration
+        self.transport = transport
+        self.timeoutSeconds = timeoutSeconds
+    }
+
+    /// Exchanges an authorization code (with its PKCE verifier) for tokens.
+    /// - Throws: `.credentialsRevoked` for `invalid_grant` (code reused/expired, verifier mismatch),
+    ///   `.oauthRejected` for configuration errors, `.server`/`.transport` when Google is unreachable.
+    public func exchange(code: String, verifier: String, redirectURI: String) async throws(GmailAPIError) -> TokenGrant {
+        var form = [("grant_type", "authorization_code"), ("code", code), ("code_verifier", verifier), ("redirect_uri", redirectURI)]
+        form.append(("client_id", configuration.clientID))
+        if let secret = configuration.clientSecret { form.append(("client_secret", secret)) }
+        return try await post(form)
+    }
+
+    /// Trades a refresh token for a new access token.
+    /// - Throws: `.credentialsRevoked` when Google answers `invalid_grant` (revoked, expired, password changed).
+    public func refresh(refreshToken: String) async throws(GmailAPIError) -> TokenGrant {
+        var form = [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", configuration.clientID)]
+        if let secret = configuration.clientSecret { form.append(("client_secret", secret)) }
+        return try await post(form)
+    }
+
+    private struct Body: Decodable {
+        var access_token: String
+        var expires_in: Int?
+        var refresh_token: String?
+        var scope: String?
+    }
+
+    private func post(_ form: [(String, String)]) async throws(GmailAPIError) -> TokenGrant {
+        let request = HTTPRequest(
+            method: "POST", url: configuration.tokenURL,
+            headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"],
+            body: Data(FormEncoding.encode(form).utf8), timeoutSeconds: timeoutSeconds)
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(request)
+        } catch {
+            throw .transport(description: Self.describe(error))
+        }
+        guard response.isSuccess else {
+            let body = try? JSONDecoder().decode(OAuthErrorBody.self, from: response.body)
+            switch (response.status, body?.error) {
+            case (_, "invalid_grant"?): throw .credentialsRevoked
+            case (500...599, _): throw .server(status: response.status)
+            case (_, let code?): throw .oauthRejected(code: code)
+            case (_, nil): throw .unexpectedStatus(response.status)
+            }
+        }
+        do {
+            let body = try JSONDecoder().decode(Body.self, from: response.body)
+            return TokenGrant(accessToken: body.access_token, expiresIn: body.expires_in ?? 3600, refreshToken: body.refresh_token, scope: body.scope)
+        } catch {
+            throw .decoding(description: "the token endpoint's answer has no access_token")
+        }
+    }
+
+    /// A short description of a transport failure that carries no request data.
+    static func describe(_ error: any Error) -> String {
+        if let urlError = error as? URLError { return "network error \(urlError.code.rawValue)" }
+        return String(describing: type(of: error))
+    }
+}

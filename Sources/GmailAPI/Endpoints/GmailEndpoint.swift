@@ -1,0 +1,42 @@
+/// The Gmail methods the client calls, with their quota cost (contract §8) and what a 404 means.
+public enum GmailEndpoint: Sendable, Equatable {
+    case getProfile
+    case listLabels
+    case listSendAs
+    case listMessages
+    case getMessage
+    case getAttachment
+    case modify
+    case batchModify
+    case trash
+    case untrash
+    case listHistory
+    /// A batch of `count` inner calls of `inner`: costs the sum of its parts (contract §5).
+    indirect case batch(of: GmailEndpoint, count: Int)
+
+    /// Quota units per call (contract §8; `settings.sendAs.list` is not in the table and is charged 1,
+    /// like the other small settings reads).
+    public var cost: Int {
+        switch self {
+        case .getProfile, .listLabels, .listSendAs: 1
+        case .listHistory: 2
+        case .listMessages, .getMessage, .getAttachment, .modify, .trash, .untrash: 5
+        case .batchModify: 50
+        case .batch(let inner, let count): inner.cost * count
+        }
+    }
+
+    /// The noun a 404 refers to, for `GmailAPIError.notFound(resource:)`.
+    var resourceName: String {
+        switch self {
+        case .getMessage, .modify, .trash, .untrash: "message"
+        case .getAttachment: "attachment"
+        case .getProfile, .listSendAs: "mailbox"
+        case .listLabels: "label list"
+        case .listMessages: "message list"
+        case .batchModify: "message batch"
+        case .listHistory: "history"
+        case .batch: "batch endpoint"
+        }
+    }
+}
