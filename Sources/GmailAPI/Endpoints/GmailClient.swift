@@ -27,7 +27,7 @@ public struct GmailClient: Sendable {
 
         public init(
             baseURL: URL = URL(string: GmailAPIModule.defaultBaseURL)!, userID: String = "me", batchSize: Int = 50,
-            maxAttempts: Int = 5, concurrencyLimit: Int = 8, timeoutSeconds: Int = 60, batchPath: String = "/batch/gmail/v1"
+            maxAttempts: Int = 8, concurrencyLimit: Int = 8, timeoutSeconds: Int = 60, batchPath: String = "/batch/gmail/v1"
         ) {
             precondition((1...100).contains(batchSize), "a Gmail batch holds 1–100 calls, got \(batchSize)")
             precondition(concurrencyLimit >= 1, "concurrencyLimit must be at least 1")

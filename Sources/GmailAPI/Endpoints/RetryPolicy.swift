@@ -1,4 +1,5 @@
-/// How long to wait before retrying a transient failure (contract §7, issue 4).
+/// How long to wait before retrying a transient failure (contract §7: 1 s base, ×2, cap 64 s, at most 8
+/// attempts; where issue 4 said 32 s the contract wins).
 ///
 /// Exponential backoff with *full* jitter: the n-th retry waits a uniform random time in
 /// `0...min(cap, base · 2^(n-1))`, which spreads competing clients better than "exponential plus up to
@@ -11,7 +12,7 @@ public struct RetryPolicy: Sendable, Equatable {
     public var cap: Duration
     public var retryAfterCap: Duration
 
-    public init(maxAttempts: Int = 5, base: Duration = .seconds(1), cap: Duration = .seconds(32), retryAfterCap: Duration = .seconds(60)) {
+    public init(maxAttempts: Int = 8, base: Duration = .seconds(1), cap: Duration = .seconds(64), retryAfterCap: Duration = .seconds(64)) {
         precondition(maxAttempts >= 1, "maxAttempts must be at least 1, got \(maxAttempts)")
         self.maxAttempts = maxAttempts
         self.base = base
