@@ -107,6 +107,7 @@ let package = Package(
             dependencies: [
                 "ChatmailStore",
                 "ChatmailSync",
+                "GmailAPI",
                 "MailText",
                 "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -124,6 +125,8 @@ let package = Package(
             dependencies: [
                 "ChatmailStore",
                 "MailText",
+                "GmailAPI",
+                "GmailEmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
