@@ -2,6 +2,10 @@ import ArgumentParser
 import Foundation
 import Logging
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The `chatmail` command: Gmail as conversations with people, in the terminal.
 ///
 /// Subcommands are small declarations in `Commands/`. Errors rise to ``main()``, which maps them to
@@ -15,7 +19,7 @@ public struct ChatmailCommand: AsyncParsableCommand {
             (default: $XDG_DATA_HOME/chatmail).
             """,
         version: "0.1.0",
-        subcommands: [Conversations.self, Show.self, Status.self, View.self, Sanitize.self, Import.self]
+        subcommands: [Login.self, Conversations.self, Show.self, Status.self, View.self, Sanitize.self, Import.self]
     )
 
     public init() {}
@@ -29,6 +33,9 @@ public struct ChatmailCommand: AsyncParsableCommand {
 
     /// Parses the command line, runs the command, and exits with the status its outcome maps to.
     public static func main() async {
+        // Mail, tokens and the database are private: every file chatmail creates is readable by its
+        // owner only, whatever directory --home points at.
+        umask(0o077)
         let arguments = GlobalOptions.movingGlobalsAfterSubcommand(Array(CommandLine.arguments.dropFirst()))
         let verbose = arguments.contains("--verbose") || arguments.contains("-v")
         LoggingSystem.bootstrap { label in

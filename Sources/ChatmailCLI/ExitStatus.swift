@@ -1,5 +1,6 @@
 import ChatmailStore
 import Foundation
+import GmailAPI
 import TerminalUI
 
 /// The process exit codes of `cli.md`, and the ONE mapping from error kinds to them.
@@ -30,6 +31,19 @@ enum ExitStatus: Int32, Sendable {
             case .databaseLocked, .migrationFailed, .schemaFromNewerVersion: self = .databaseUnavailable
             case .accountNotChosen: self = .usage
             case .schemaMissing, .invalidMigrations, .unreadableDatabase: self = .failure
+            }
+        case let error as GmailAPIError:
+            switch error {
+            case .credentialsRevoked, .unauthorized, .permissionDenied, .oauthRejected, .authorizationDenied,
+                 .stateMismatch, .scopeNotGranted:
+                self = .notLoggedIn
+            case .notFound, .historyExpired, .badRequest, .rateLimited, .dailyLimitExceeded, .server, .unexpectedStatus,
+                 .transport, .decoding, .batchPartsFailed, .loginTimedOut, .credentialStore, .loopback:
+                self = .failure
+            }
+        case let error as GmailSettings.Problem:
+            switch error {
+            case .invalidURL: self = .usage
             }
         case let error as CommandError:
             switch error {

@@ -1,0 +1,108 @@
+import ArgumentParser
+import ChatmailStore
+import Foundation
+import GmailAPI
+
+/// `chatmail login`: authorizes chatmail for a Gmail account and remembers the refresh token.
+struct Login: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Log in to Gmail (OAuth in the browser, or --refresh-token-file on headless machines).",
+        discussion: """
+            Opens Google's consent page (the URL is printed too) and waits on 127.0.0.1 for the answer, with \
+            PKCE. The refresh token is stored in the chatmail home with mode 0600; access tokens are never stored.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "The OAuth client id (default: $CHATMAIL_CLIENT_ID).") var clientID: String?
+    @Option(help: "The OAuth client secret, if the client has one (default: $CHATMAIL_CLIENT_SECRET).") var clientSecret: String?
+    @Option(help: ArgumentHelp("Use this existing refresh token instead of a browser login.", valueName: "file"))
+    var refreshTokenFile: String?
+    @Flag(help: "Do not try to open a browser; only print the URL.") var noBrowser = false
+    @Option(help: "Give up waiting for the browser after this many seconds.") var timeout = 300
+
+    func validate() throws {
+        guard timeout > 0 else { throw ValidationError("--timeout must be at least 1 second.") }
+    }
+
+    func run() async throws {
+        let env = AppEnvironment(global)
+        let settings = try GmailSettings.resolve(
+            clientIDOption: clientID, clientSecretOption: clientSecret, environment: env.environment)
+        guard let clientID = settings.clientID else {
+            throw ValidationError("Set --client-id or CHATMAIL_CLIENT_ID to your Google OAuth client (type: Desktop app).")
+        }
+        let oauth = OAuthConfiguration(
+            clientID: clientID, clientSecret: settings.clientSecret, authorizationURL: settings.authorizationURL,
+            tokenURL: settings.tokenURL)
+        let transport = URLSessionTransport()
+        let tokenClient = OAuthTokenClient(configuration: oauth, transport: transport)
+
+        let grant: TokenGrant
+        let refreshToken: String
+        if let refreshTokenFile {
+            refreshToken = try Self.readRefreshToken(refreshTokenFile)
+            grant = try await tokenClient.refresh(refreshToken: refreshToken)  // verifies it before storing
+        } else {
+            let openBrowser = !noBrowser && BrowserOpener.isAvailable(environment: env.environment)
+            grant = try await LoginFlow(tokenClient: tokenClient).run(timeoutSeconds: timeout) { url in
+                FileHandle.standardError.write(Data("Open this page to let chatmail read your Gmail:\n\(url.absoluteString)\n".utf8))
+                if openBrowser { BrowserOpener.open(url) }
+            }
+            guard let issued = grant.refreshToken else {
+                throw CommandError.badInput("Google returned no refresh token; remove chatmail's access in your Google account and log in again")
+            }
+            refreshToken = issued
+        }
+
+        // Learn who this is, and every address that is "me", before anything is stored.
+        let tokens = TokenProvider(refreshToken: refreshToken, client: tokenClient)
+        await tokens.seed(grant)
+        let client = GmailClient(
+            configuration: .init(baseURL: settings.apiURL), transport: transport, tokens: tokens,
+            pacer: QuotaPacer(sleeper: ContinuousSleeper()))
+        let profile = try await client.getProfile()
+        let aliases = try await client.listSendAs().filter(\.isOwnAddress)
+
+        try CredentialStore(directory: env.home).save(StoredCredentials(
+            refreshToken: refreshToken, clientID: clientID, account: profile.emailAddress, scopes: oauth.scopes))
+        let store = try env.openStore(creating: true)
+        try await store.write { tx in
+            let account = try tx.ensureAccount(email: profile.emailAddress)
+            try tx.replaceAliases(
+                aliases.map { AliasInput(address: EmailAddress(address: $0.sendAsEmail, name: $0.displayName), isPrimary: $0.isPrimary ?? false) },
+                for: account)
+        }
+        let others = aliases.filter { EmailNormalizer.identityKey(for: $0.sendAsEmail) != EmailNormalizer.identityKey(for: profile.emailAddress) }
+        try env.write("Logged in as \(profile.emailAddress)" + (others.isEmpty ? "" : " (\(others.count) more addresses: \(others.map(\.sendAsEmail).joined(separator: ", ")))") + ".\n")
+    }
+
+    /// The first non-empty line of the file, trimmed; the token is never echoed in errors.
+    static func readRefreshToken(_ path: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandError.badInput("\(path): cannot be read")
+        }
+        let token = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
+        guard let token else { throw CommandError.badInput("\(path): holds no refresh token") }
+        return token
+    }
+}
+
+/// Opens a URL in the user's browser when there is one to open (a desktop session).
+enum BrowserOpener {
+    static func isAvailable(environment: [String: String]) -> Bool {
+        let hasDisplay = environment["DISPLAY"].map { !$0.isEmpty } ?? false || environment["WAYLAND_DISPLAY"].map { !$0.isEmpty } ?? false
+        return hasDisplay && FileManager.default.isExecutableFile(atPath: "/usr/bin/xdg-open")
+    }
+
+    /// Starts `xdg-open` and does not wait for it; failing to open a browser is fine, the URL is printed.
+    static func open(_ url: URL) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/xdg-open")
+        process.arguments = [url.absoluteString]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return }  // best effort: the printed URL is the fallback
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// A `gmail-emulator serve` child process for end-to-end CLI tests; always terminated.
+final class EmulatorProcess {
+    let process = Process()
+    let baseURL: URL
+    static let clientID = "emulator-client.apps.googleusercontent.com"
+
+    init() throws {
+        process.executableURL = CLIFixture.executable.deletingLastPathComponent().appendingPathComponent("gmail-emulator")
+        process.arguments = ["serve", "--synthetic", "12", "--seed", "3", "--me", "me@example.org"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data([0x0A]) { line.append(byte) }
+        guard let url = URL(string: String(decoding: line, as: UTF8.self)) else {
+            process.terminate()
+            throw CocoaError(.featureUnsupported)
+        }
+        baseURL = url
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }  // never leave a server behind
+        process.waitUntilExit()
+    }
+
+    /// The environment that points chatmail at this emulator.
+    var environment: [String: String] {
+        ["CHATMAIL_GMAIL_API_URL": baseURL.absoluteString, "CHATMAIL_OAUTH_TOKEN_URL": baseURL.absoluteString + "/token",
+         "CHATMAIL_OAUTH_AUTH_URL": baseURL.absoluteString + "/o/oauth2/v2/auth", "CHATMAIL_CLIENT_ID": Self.clientID]
+    }
+
+    func post(_ path: String, form: String? = nil) async throws -> [String: Any] {
+        var request = URLRequest(url: baseURL.appendingPathComponent(path))
+        request.httpMethod = "POST"
+        if let form {
+            request.httpBody = Data(form.utf8)
+            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        }
+        let (data, _) = try await URLSession.shared.data(for: request)
+        return (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]  // some endpoints answer with no JSON
+    }
+}
+
+/// Follows an HTTP redirect by hand, the way a browser would after the user approves.
+final class RedirectCatcher: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        completionHandler(nil)  // stop at the 302 so the test sees Location
+    }
+}
+
+@Suite struct LoginCommandTests {
+    @Test("login with a refresh token file: verified, stored 0600 in a 0700 home, the account created; a revoked token exits 3")
+    func refreshTokenFile() async throws {
+        let emulator = try EmulatorProcess()
+        let token = try #require(try await emulator.post("_emulator/issue-tokens")["refresh_token"] as? String)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-login-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let tokenFile = dir.appendingPathComponent("token.txt")
+        try Data("\n  \(token)\n".utf8).write(to: tokenFile)
+        let home = dir.appendingPathComponent("home")
+
+        let login = try CLIFixture.run(["login", "--home", home.path, "--refresh-token-file", tokenFile.path], environment: emulator.environment)
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(login.stdout == "Logged in as me@example.org.\n")
+        #expect(!(login.stdout + login.stderr).contains(token))
+        let credentials = home.appendingPathComponent("credentials.json")
+        #expect(try FileManager.default.attributesOfItem(atPath: credentials.path)[.posixPermissions] as? Int == 0o600)
+        #expect(try FileManager.default.attributesOfItem(atPath: home.path)[.posixPermissions] as? Int == 0o700)
+        #expect(try FileManager.default.attributesOfItem(atPath: home.appendingPathComponent("chatmail.sqlite").path)[.posixPermissions] as? Int == 0o600)
+        let status = try #require(try CLIFixture.run(["status", "--home", home.path, "--json"]).json() as? [String: Any])
+        #expect(status["account"] as? String == "me@example.org")
+
+        _ = try await emulator.post("revoke", form: "token=\(token)")
+        let revoked = try CLIFixture.run(["login", "--home", home.path, "--refresh-token-file", tokenFile.path], environment: emulator.environment)
+        #expect(revoked.status == 3)
+        #expect(revoked.stderr.contains("chatmail login"))
+        #expect(!(revoked.stdout + revoked.stderr).contains(token))
+    }
+
+    @Test("the browser flow: loopback redirect with PKCE, followed like a browser would")
+    func browserFlow() async throws {
+        let emulator = try EmulatorProcess()
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-login-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }  // best-effort cleanup
+        let process = Process()
+        process.executableURL = CLIFixture.executable
+        process.arguments = ["login", "--home", home.path, "--no-browser", "--timeout", "30"]
+        process.environment = ProcessInfo.processInfo.environment.merging(emulator.environment) { $1 }
+        let errors = Pipe(), output = Pipe()
+        process.standardError = errors
+        process.standardOutput = output
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        // The URL is printed on stderr; read lines until it appears.
+        var buffer = ""
+        var authorizationURL: URL?
+        while authorizationURL == nil, let chunk = try errors.fileHandleForReading.read(upToCount: 1), !chunk.isEmpty {
+            buffer += String(decoding: chunk, as: UTF8.self)
+            if buffer.hasSuffix("\n"), let line = buffer.split(separator: "\n").last, line.hasPrefix("http") {
+                authorizationURL = URL(string: String(line))
+            }
+        }
+        let url = try #require(authorizationURL)
+        #expect(url.absoluteString.contains("code_challenge_method=S256"))
+        #expect(url.absoluteString.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A") || url.absoluteString.contains("redirect_uri=http://127.0.0.1:"))
+        // "The user approves": the emulator redirects to the loopback address, which we then visit.
+        let session = URLSession(configuration: .ephemeral, delegate: RedirectCatcher(), delegateQueue: nil)
+        let (_, response) = try await session.data(from: url)
+        let location = try #require((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Location"))
+        #expect(location.hasPrefix("http://127.0.0.1:"))
+        let (_, callback) = try await URLSession.shared.data(from: try #require(URL(string: location)))
+        #expect((callback as? HTTPURLResponse)?.statusCode == 200)
+        let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(stdout == "Logged in as me@example.org.\n")
+    }
+
+    @Test("without a client id, login is a usage error that says what to set")
+    func missingClientID() throws {
+        let result = try CLIFixture.run(["login", "--home", "/tmp/chatmail-never-\(UUID().uuidString)"], environment: ["CHATMAIL_CLIENT_ID": ""])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("CHATMAIL_CLIENT_ID"))
+    }
+}
