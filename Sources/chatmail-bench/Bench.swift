@@ -4,11 +4,11 @@ import Foundation
 
 /// Benchmarks and fixtures for chatmail. Figures go to `Docs/PERFORMANCE.md`.
 @main
-struct Bench: ParsableCommand {
+struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chatmail-bench",
         abstract: "Seed synthetic stores and measure chatmail.",
-        subcommands: [Seed.self, StoreBenchmark.self, MailTextBenchmark.self])
+        subcommands: [Seed.self, StoreBenchmark.self, MailTextBenchmark.self, GmailBenchmark.self])
 }
 
 /// `chatmail-bench seed`: fills a chatmail home with a synthetic mailbox.
