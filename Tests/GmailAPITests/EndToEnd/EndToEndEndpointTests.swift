@@ -146,4 +146,21 @@ struct EndToEndEndpointTests {
             #expect(paged.finalHistoryID == end)
         }
     }
+
+    @Test("history.list: an injected empty page with a nextPageToken is followed, nothing is lost")
+    func emptyHistoryPage() async throws {
+        try await withEmulator { e in
+            let client = e.client()
+            let start = try await client.getProfile().historyID
+            let id = try await client.listAllMessages()[0].id
+            _ = try await client.modify(id: id, add: ["STARRED"])
+            let expected = try await client.listHistory(startHistoryID: start)
+            #expect(expected.records.count == 1)
+            try await e.faults(#"[{"method": "history.list", "kind": "emptyHistoryPage", "count": 1}]"#)
+            let listing = try await client.listHistory(startHistoryID: start)
+            #expect(listing.pageCount == 2)
+            #expect(listing.records == expected.records)
+            #expect(listing.finalHistoryID == expected.finalHistoryID)
+        }
+    }
 }
