@@ -37,7 +37,10 @@ struct EndToEndErrorTests {
             guard case .badRequest? = invalidID else { Issue.record("malformed id: \(String(describing: invalidID))"); return }
             let invalidLabel = await gmailError { _ = try await client.modify(id: id, add: ["NO_SUCH_LABEL"]) }
             #expect(invalidLabel == .badRequest(reason: "Invalid label: NO_SUCH_LABEL"))
-            // A 400 is never retried.
+            // 403 that is not a rate limit: another user's mailbox (delegation denied) is permanent.
+            let other = e.client(userID: "someone-else@example.com")
+            #expect(await gmailError { _ = try await other.getProfile() } == .permissionDenied(reason: "forbidden"))
+            // A 400 or 403 is never retried.
             #expect(e.sleeper.sleeps.isEmpty)
         }
     }

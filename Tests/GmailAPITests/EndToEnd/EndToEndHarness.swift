@@ -66,10 +66,11 @@ struct EndToEnd: @unchecked Sendable {
     /// `random` 0 pins jitter to zero, so a recorded delay is exactly the server's Retry-After (or 0).
     func client(
         tokens: any AccessTokenSource = StaticTokenSource(token: EndToEnd.staticToken), maxAttempts: Int = 4, batchSize: Int = 50,
-        pacer: QuotaPacer = .unlimited(), random: any RandomSource = FixedRandom(value: 0), sleeper: EndToEndSleeper? = nil
+        pacer: QuotaPacer = .unlimited(), random: any RandomSource = FixedRandom(value: 0), sleeper: EndToEndSleeper? = nil,
+        userID: String = "me"
     ) -> GmailClient {
         GmailClient(
-            configuration: .init(baseURL: baseURL, batchSize: batchSize, maxAttempts: maxAttempts, timeoutSeconds: 10),
+            configuration: .init(baseURL: baseURL, userID: userID, batchSize: batchSize, maxAttempts: maxAttempts, timeoutSeconds: 10),
             transport: URLSessionTransport(), tokens: tokens, pacer: pacer, sleeper: sleeper ?? self.sleeper, random: random)
     }
 
