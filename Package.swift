@@ -94,7 +94,7 @@ let package = Package(
         // Sync: sync engine (issue 5), the persister mapping and mailbox import.
         .target(
             name: "ChatmailSync",
-            dependencies: ["ChatmailStore", "MailText", "Digest"],
+            dependencies: ["ChatmailStore", "MailText", "Digest", "GmailAPI", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .target(
@@ -153,7 +153,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ChatmailSyncTests",
-            dependencies: ["ChatmailSync", "ChatmailStore", "MailText", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "ChatmailSync", "ChatmailStore", "MailText", "GmailAPI", "GmailEmulator",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -7,6 +7,11 @@ public struct GmailMessagePart: Decodable, Sendable, Equatable {
     public struct Header: Decodable, Sendable, Equatable {
         public var name: String
         public var value: String
+
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 
     public struct Body: Decodable, Sendable, Equatable {
@@ -23,6 +28,12 @@ public struct GmailMessagePart: Decodable, Sendable, Equatable {
         }
 
         enum CodingKeys: String, CodingKey { case size, data, attachmentId }
+
+        public init(size: Int, data: String?, attachmentId: String?) {
+            self.size = size
+            self.data = data
+            self.attachmentId = attachmentId
+        }
     }
 
     public var partId: String
@@ -43,6 +54,16 @@ public struct GmailMessagePart: Decodable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey { case partId, mimeType, filename, headers, body, parts }
+
+    /// A part built by code that already decoded Gmail's JSON with its own model (the sync engine).
+    public init(partId: String, mimeType: String, filename: String, headers: [Header], body: Body?, parts: [GmailMessagePart]) {
+        self.partId = partId
+        self.mimeType = mimeType
+        self.filename = filename
+        self.headers = headers
+        self.body = body
+        self.parts = parts
+    }
 }
 
 /// Turns Gmail's payload tree into the same ``MIMEPart`` tree a raw parse produces.

@@ -1,0 +1,16 @@
+import ChatmailStore
+
+/// The single source of truth for which conversations a sync run changed.
+///
+/// The persister and the history processor report every conversation they touch; rollups are then
+/// recomputed for exactly these (inside each transaction), so the cost of a sync grows with the number of
+/// changes, not with the mailbox (lessons-from-the-ios-app.md, 17).
+public actor ModificationTracker {
+    public private(set) var changed: Set<ConversationID> = []
+
+    public init() {}
+
+    public func record(_ conversations: Set<ConversationID>) {
+        changed.formUnion(conversations)
+    }
+}

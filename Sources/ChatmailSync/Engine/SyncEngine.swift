@@ -1,0 +1,83 @@
+import ChatmailStore
+import Foundation
+import GmailAPI
+
+/// Runs one sync of one account: push queued actions, then pull.
+///
+/// Initial (or `--full`) sync when the account has no history id or an interrupted full sync is pending;
+/// incremental otherwise; recovery (a full relisting that downloads only unknown messages) when Gmail's
+/// history has expired. The engine only chooses and sequences orchestrators.
+public struct SyncEngine: Sendable {
+    public let store: ChatmailStore
+    public let gmail: GmailClient
+    public let persister: MessagePersister
+    public let pusher: any PendingActionPusher
+    /// Which conversations this engine's runs changed.
+    public let tracker: ModificationTracker
+    let chunkSize: Int
+    let reconcileEveryMs: Int64
+    let progress: @Sendable (SyncProgress) -> Void
+
+    public init(
+        store: ChatmailStore, gmail: GmailClient, persister: MessagePersister = MessagePersister(),
+        pusher: any PendingActionPusher = NoPendingActions(), tracker: ModificationTracker = ModificationTracker(),
+        chunkSize: Int = 250, reconcileEveryMs: Int64 = 3_600_000, progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
+    ) {
+        self.store = store
+        self.gmail = gmail
+        self.persister = persister
+        self.pusher = pusher
+        self.tracker = tracker
+        self.chunkSize = max(1, chunkSize)
+        self.reconcileEveryMs = reconcileEveryMs
+        self.progress = progress
+    }
+
+    public func run(account: Account, full: Bool = false) async throws -> SyncReport {
+        let start = ContinuousClock.now
+        let pendingSent = try await pusher.pushDue(account: account.id)
+        let (storedHistoryID, hasCursor) = try await store.write { tx in
+            (try tx.historyID(of: account.id), try tx.syncCursor(of: account.id) != nil)
+        }
+        var report: SyncReport
+        let historyID: UInt64
+        let initial = InitialSyncOrchestrator(
+            gmail: gmail, store: store, persister: persister, tracker: tracker, chunkSize: chunkSize, progress: progress)
+        if full || hasCursor || storedHistoryID == nil {
+            report = SyncReport(mode: storedHistoryID == nil || !full ? .initial : .initial)
+            historyID = try await initial.run(account: account, report: &report)
+        } else if let storedHistoryID {
+            report = SyncReport(mode: .incremental)
+            do {
+                historyID = try await IncrementalSyncOrchestrator(gmail: gmail, store: store, persister: persister, tracker: tracker)
+                    .run(account: account.id, from: storedHistoryID, report: &report)
+            } catch GmailAPIError.historyExpired {
+                report = SyncReport(mode: .recovery)
+                historyID = try await initial.run(account: account, report: &report)
+            }
+            try await reconcileIfDue(account.id, report: &report)
+        } else {
+            preconditionFailure("Unreachable: a missing history id takes the full-sync branch")
+        }
+        report.pendingSent = pendingSent
+        report.historyId = String(historyID)
+        report.conversationsUpdated = await tracker.changed.count
+        report.seconds = (ContinuousClock.now - start) / .seconds(1)
+        return report
+    }
+
+    /// At most hourly, re-reads the labels of recent messages to catch drift history never reported.
+    func reconcileIfDue(_ account: AccountID, report: inout SyncReport) async throws {
+        let interval = reconcileEveryMs
+        let recent = try await store.write { tx -> [String]? in
+            if let last = try tx.lastReconciledAtMs(of: account), tx.nowMs - last < interval { return nil }
+            return try tx.recentGmailIDs(in: account, limit: 200)
+        }
+        guard let recent else { return }
+        let result = try await LabelRefreshPhase(gmail: gmail, store: store, chunkSize: 100).run(recent, in: account)
+        await tracker.record(result.touched)
+        report.labelChanges += result.relabelled
+        report.messagesDeleted += result.deleted
+        try await store.write { tx in try tx.markReconciled(account) }
+    }
+}

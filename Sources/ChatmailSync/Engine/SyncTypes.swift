@@ -1,0 +1,64 @@
+import ChatmailStore
+import Foundation
+
+/// Which kind of pull a sync ran.
+public enum SyncMode: String, Sendable, Codable, Equatable {
+    /// The first full sync (or `--full`), resumable.
+    case initial
+    /// History since the stored history id.
+    case incremental
+    /// History had expired: ids listed again, only unknown messages fetched in full.
+    case recovery
+}
+
+/// What one `chatmail sync` did (the `sync --json` shape of cli.md).
+public struct SyncReport: Sendable, Equatable, Codable {
+    public var mode: SyncMode
+    public var messagesAdded = 0
+    public var messagesDeleted = 0
+    public var labelChanges = 0
+    public var conversationsUpdated = 0
+    public var pendingSent = 0
+    /// Messages that failed to download in this run and were recorded to retry next time.
+    public var abandoned = 0
+    public var historyId: String = ""
+    public var seconds: Double = 0
+
+    public init(mode: SyncMode) {
+        self.mode = mode
+    }
+}
+
+/// Progress of a long sync, for a progress bar.
+public struct SyncProgress: Sendable, Equatable {
+    public var phase: String
+    public var done: Int
+    public var total: Int
+}
+
+/// Sends queued local actions to Gmail before a sync pulls (the pending-action queue, issue 7).
+public protocol PendingActionPusher: Sendable {
+    /// Sends every due action; returns how many were sent.
+    func pushDue(account: AccountID) async throws -> Int
+}
+
+/// The pusher used until the queue exists: nothing is queued, so nothing is sent.
+public struct NoPendingActions: PendingActionPusher {
+    public init() {}
+    public func pushDue(account: AccountID) async throws -> Int { 0 }
+}
+
+/// Errors that stop a sync, with what to do next.
+public enum SyncError: Error, Sendable, Equatable {
+    /// The stored login belongs to another Gmail address than the store's account.
+    case accountMismatch(stored: String, gmail: String)
+}
+
+extension SyncError: LocalizedError {
+    public var errorDescription: String? {
+        switch self {
+        case .accountMismatch(let stored, let gmail):
+            "The saved login is for \(gmail), but this chatmail home holds \(stored). Use another --home or log in again."
+        }
+    }
+}

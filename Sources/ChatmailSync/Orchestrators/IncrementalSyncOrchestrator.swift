@@ -1,0 +1,60 @@
+import ChatmailStore
+import GmailAPI
+
+/// Incremental sync: every history page since `start` → fetch new messages → apply deletions and label
+/// changes → rollups → commit the history id, all of the store work in ONE transaction (invariant 1).
+struct IncrementalSyncOrchestrator: Sendable {
+    let gmail: GmailClient
+    let store: ChatmailStore
+    let persister: MessagePersister
+    let tracker: ModificationTracker
+
+    /// Runs from `start`; returns the committed history id. Messages that failed before are retried.
+    /// - parameter finishingFullSync: also clears the full-sync cursor in the same transaction.
+    /// - throws: `GmailAPIError.historyExpired` when Gmail no longer has history from `start`.
+    func run(account: AccountID, from start: UInt64, finishingFullSync: Bool = false, report: inout SyncReport) async throws -> UInt64 {
+        let listing = try await gmail.listHistory(startHistoryID: start)  // every page, never truncated
+        let plan = HistoryPlan(records: listing.records)
+        let (stored, retry) = try await store.write { tx in
+            (try tx.storedGmailIDs(in: account), try tx.failedGmailIDs(in: account))
+        }
+        let toFetch = plan.idsToFetch(stored: stored) + retry.filter { !plan.deleted.contains($0) && !stored.contains($0) }
+        let fetched = try await FetchPhase(gmail: gmail).run(Array(NSOrderedSetLite(toFetch)))
+        let inputs = await persister.prepareAll(fetched.messages)
+        let finalHistoryID = max(start, listing.finalHistoryID ?? start)
+        let freshIDs = Set(inputs.map(\.gmailID))
+        let failed = fetched.failed
+        let gone = fetched.gone
+        let outcome = try await store.write { tx -> (touched: Set<ConversationID>, deleted: Int) in
+            var touched = try MessagePersister.persist(inputs, in: account, tx: tx)
+            for failure in failed { try tx.recordFailure(gmailID: failure.id, error: failure.error, in: account) }
+            touched.formUnion(try tx.deleteMessages(gmailIDs: gone, in: account))
+            try tx.clearFailures(gmailIDs: gone, in: account)
+            let protected = try tx.protectedGmailIDs(in: account)
+            let applied = try HistoryProcessor.apply(plan, skippingLabelsOf: freshIDs.union(protected), in: account, tx: tx)
+            touched.formUnion(applied.touched)
+            try tx.recomputeRollups(for: touched)
+            try tx.commitHistoryID(finalHistoryID, for: account)
+            if finishingFullSync { try tx.setSyncCursor(nil, of: account) }
+            return (touched, applied.deleted + gone.count)
+        }
+        await tracker.record(outcome.touched)
+        report.messagesAdded += inputs.count
+        report.messagesDeleted += outcome.deleted
+        report.labelChanges += plan.labelChangeCount
+        report.abandoned += failed.count
+        return finalHistoryID
+    }
+}
+
+/// Order-preserving de-duplication of ids.
+struct NSOrderedSetLite: Sequence {
+    private let items: [String]
+
+    init(_ ids: [String]) {
+        var seen = Set<String>()
+        items = ids.filter { seen.insert($0).inserted }
+    }
+
+    func makeIterator() -> IndexingIterator<[String]> { items.makeIterator() }
+}

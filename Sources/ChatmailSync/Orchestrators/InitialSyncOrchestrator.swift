@@ -1,0 +1,90 @@
+import ChatmailStore
+import Foundation
+import GmailAPI
+
+/// Full sync, initial or after expired history, resumable at any point:
+///
+/// profile (history id read BEFORE listing) → labels and aliases → list every id, queue the unknown ones
+/// (persisted) → refresh labels of the known ones (recovery; minimal format) → download and persist the
+/// queue in transactions of a few hundred messages, rollups included → an incremental pass from the
+/// profile's history id → commit the history id (and clear the cursor) with that pass's changes.
+///
+/// Killed at any moment, the next run finds the cursor and the queue and continues: nothing stored is
+/// downloaded again (invariant 3).
+struct InitialSyncOrchestrator: Sendable {
+    let gmail: GmailClient
+    let store: ChatmailStore
+    let persister: MessagePersister
+    let tracker: ModificationTracker
+    let chunkSize: Int
+    let progress: @Sendable (SyncProgress) -> Void
+
+    /// The persisted position of a full sync.
+    struct Cursor: Codable, Sendable {
+        var startHistoryId: String
+    }
+
+    func run(account: Account, report: inout SyncReport) async throws -> UInt64 {
+        let accountPhase = AccountPhase(gmail: gmail, store: store)
+        let savedCursor = try await store.write { tx in try tx.syncCursor(of: account.id) }
+        var startHistoryID: UInt64
+        if let savedCursor, let cursor = try? JSONDecoder().decode(Cursor.self, from: Data(savedCursor.utf8)),
+           let resumeFrom = UInt64(cursor.startHistoryId) {
+            startHistoryID = resumeFrom  // resuming: the queue holds what is left to download
+        } else {
+            let profile = try await accountPhase.profile(expecting: account)
+            startHistoryID = profile.historyID
+            try await accountPhase.storeLabelsAndAliases(of: account.id)
+            progress(SyncProgress(phase: "listing", done: 0, total: profile.messagesTotal))
+            let listed = try await gmail.listAllMessages().map(\.id)
+            let cursorJSON = String(decoding: try JSONEncoder().encode(Cursor(startHistoryId: String(startHistoryID))), as: UTF8.self)
+            let known = try await store.write { tx -> [String] in
+                let stored = try tx.storedGmailIDs(in: account.id)
+                try tx.enqueueDownloads(listed.filter { !stored.contains($0) }, in: account.id)
+                try tx.setSyncCursor(cursorJSON, of: account.id)
+                // Stored messages Gmail no longer lists were deleted or moved to spam/trash: re-read them too.
+                let listedSet = Set(listed)
+                return listed.filter { stored.contains($0) } + stored.subtracting(listedSet).sorted()
+            }
+            if !known.isEmpty {
+                progress(SyncProgress(phase: "refreshing labels", done: 0, total: known.count))
+                let refreshed = try await LabelRefreshPhase(gmail: gmail, store: store, chunkSize: 500).run(known, in: account.id)
+                await tracker.record(refreshed.touched)
+                report.labelChanges += refreshed.relabelled
+                report.messagesDeleted += refreshed.deleted
+            }
+        }
+        try await downloadQueue(account: account.id, report: &report)
+        progress(SyncProgress(phase: "catching up", done: 0, total: 0))
+        return try await IncrementalSyncOrchestrator(gmail: gmail, store: store, persister: persister, tracker: tracker)
+            .run(account: account.id, from: startHistoryID, finishingFullSync: true, report: &report)
+    }
+
+    /// Downloads the queued ids chunk by chunk; each chunk's messages, its failures and the removal of
+    /// its ids from the queue commit together.
+    func downloadQueue(account: AccountID, report: inout SyncReport) async throws {
+        let total = try await store.write { tx in try tx.queuedDownloadCount(in: account) }
+        var done = 0
+        while true {
+            let ids = try await store.write { tx in try tx.queuedDownloads(in: account, limit: chunkSize) }
+            guard !ids.isEmpty else { break }
+            let fetched = try await FetchPhase(gmail: gmail).run(ids)
+            let inputs = await persister.prepareAll(fetched.messages)
+            let failed = fetched.failed
+            let gone = fetched.gone
+            let touched = try await store.write { tx -> Set<ConversationID> in
+                let touched = try MessagePersister.persist(inputs, in: account, tx: tx)
+                for failure in failed { try tx.recordFailure(gmailID: failure.id, error: failure.error, in: account) }
+                try tx.dequeueDownloads(ids, in: account)
+                try tx.recomputeRollups(for: touched)
+                return touched
+            }
+            await tracker.record(touched)
+            report.messagesAdded += inputs.count
+            report.abandoned += failed.count
+            _ = gone  // gone before we got to it: nothing to store, nothing to delete
+            done += ids.count
+            progress(SyncProgress(phase: "downloading", done: done, total: total))
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import ChatmailStore
+import Foundation
+import GmailAPI
+import MailText
+
+/// Gmail message → MailText → store rows.
+///
+/// ``prepare(_:)`` is pure and runs outside any transaction (on every core); ``persist(_:in:tx:)``
+/// writes inside the caller's transaction. The store hashes participants against ALL the account's
+/// aliases, which the labels-and-aliases phase stores before any message is persisted.
+public struct MessagePersister: Sendable {
+    public let pipeline: TextPipeline
+
+    public init(pipeline: TextPipeline = TextPipeline()) {
+        self.pipeline = pipeline
+    }
+
+    /// The store row of a message fetched with `format=full`.
+    public func prepare(_ message: GmailAPI.Message) -> MessageInput {
+        let parsed = message.payload.map { GmailPayloadAdapter.parse(Self.mailTextPart($0)) } ?? ParsedMessage(raw: [])
+        let processed = pipeline.process(parsed, gmailLabels: message.labelIds)
+        return MessageInputBuilder.make(processed, envelope: MessageEnvelope(
+            gmailID: message.id, threadID: message.threadId ?? message.id,
+            internalDateMs: message.internalDateMs ?? parsed.dateMs ?? 0, labelIDs: message.labelIds,
+            snippet: Self.decodeEntities(message.snippet ?? ""), sizeEstimate: Int64(message.sizeEstimate ?? 0),
+            historyID: message.historyID))
+    }
+
+    /// Prepares many messages on every core, keeping their order.
+    public func prepareAll(_ messages: [GmailAPI.Message]) async -> [MessageInput] {
+        guard messages.count > 8 else { return messages.map(prepare) }
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let chunk = (messages.count + workers - 1) / workers
+        return await withTaskGroup(of: (Int, [MessageInput]).self) { group in
+            for worker in 0..<workers {
+                let range = (worker * chunk)..<min(messages.count, (worker + 1) * chunk)
+                guard !range.isEmpty else { continue }
+                let slice = Array(messages[range])
+                group.addTask { (worker, slice.map(self.prepare)) }
+            }
+            var parts = [[MessageInput]](repeating: [], count: workers)
+            for await (worker, inputs) in group { parts[worker] = inputs }
+            return parts.flatMap { $0 }
+        }
+    }
+
+    /// Stores prepared messages; returns the conversations they changed.
+    public static func persist(_ inputs: [MessageInput], in account: AccountID, tx: StoreTransaction) throws -> Set<ConversationID> {
+        var touched = Set<ConversationID>()
+        for input in inputs { touched.formUnion(try tx.upsert(input, in: account).affectedConversations) }
+        try tx.clearFailures(gmailIDs: inputs.map(\.gmailID), in: account)
+        return touched
+    }
+
+    /// The client's payload model as MailText's (one model, two doors: the same adapter as any payload).
+    static func mailTextPart(_ part: GmailAPI.MessagePart) -> GmailMessagePart {
+        GmailMessagePart(
+            partId: part.partId ?? "", mimeType: part.mimeType ?? "", filename: part.filename ?? "",
+            headers: part.headers.map { GmailMessagePart.Header(name: $0.name, value: $0.value) },
+            body: part.body.map { GmailMessagePart.Body(size: $0.size ?? 0, data: $0.data, attachmentId: $0.attachmentId) },
+            parts: part.parts.map(mailTextPart))
+    }
+
+    /// Gmail's snippet escapes HTML (`&#39;`, `&amp;`); decode the common entities for display.
+    static func decodeEntities(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        return text.replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&quot;", with: "\"")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
+}
