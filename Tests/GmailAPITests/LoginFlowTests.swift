@@ -13,7 +13,8 @@ import Testing
             let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
             let redirect = items.first { $0.name == "redirect_uri" }?.value ?? ""
             let state = override ?? items.first { $0.name == "state" }?.value ?? ""
-            Task { _ = try? await URLSession.shared.data(from: URL(string: "\(redirect)/?state=\(state)&code=\(code)")!) }
+            // Its own session: the shared one is busy with every other suite running in parallel.
+            Task { _ = try? await URLSession(configuration: .ephemeral).data(from: URL(string: "\(redirect)/?state=\(state)&code=\(code)")!) }
         }
     }
 
@@ -37,7 +38,7 @@ import Testing
         let transport = Self.tokenEndpoint(challenge: challenge, scope: OAuthConfiguration.gmailModifyScope)
         let flow = LoginFlow(tokenClient: OAuthTokenClient(configuration: OAuthConfiguration(clientID: "cid", clientSecret: "s"), transport: transport))
         let browser = Self.browser(code: "4-code")
-        let grant = try await flow.run(timeoutSeconds: 10) { url in
+        let grant = try await flow.run(timeoutSeconds: 30) { url in
             let value = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "code_challenge" }?.value
             challenge.value = value
             browser(url)
@@ -53,7 +54,7 @@ import Testing
         let flow = LoginFlow(tokenClient: OAuthTokenClient(configuration: OAuthConfiguration(clientID: "cid"), transport: transport))
         let browser = Self.browser(code: "c")
         await #expect(throws: GmailAPIError.scopeNotGranted(missing: OAuthConfiguration.gmailModifyScope)) {
-            try await flow.run(timeoutSeconds: 10) { url in
+            try await flow.run(timeoutSeconds: 30) { url in
                 challenge.value = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "code_challenge" }?.value
                 browser(url)
             }
@@ -65,7 +66,7 @@ import Testing
         let transport = ScriptedTransport(queue: [])
         let flow = LoginFlow(tokenClient: OAuthTokenClient(configuration: OAuthConfiguration(clientID: "cid"), transport: transport))
         await #expect(throws: GmailAPIError.stateMismatch) {
-            try await flow.run(timeoutSeconds: 10, presentURL: Self.browser(code: "c", state: "forged"))
+            try await flow.run(timeoutSeconds: 30, presentURL: Self.browser(code: "c", state: "forged"))
         }
         #expect(transport.requests.isEmpty)
     }

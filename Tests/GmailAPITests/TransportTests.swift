@@ -35,11 +35,11 @@ import Testing
     @Test("URLSessionTransport returns non-2xx as a response, with body and case-insensitive headers")
     func urlSessionAgainstLoopback() async throws {
         let receiver = try LoopbackReceiver()
-        let waiter = Task { try await receiver.waitForCode(expectedState: "s", timeoutSeconds: 10) }
+        let waiter = Task { try await receiver.waitForCode(expectedState: "s", timeoutSeconds: 30) }
         let transport = URLSessionTransport()
-        let notFound = try await transport.send(HTTPRequest(method: "GET", url: URL(string: "\(receiver.redirectURI)/favicon.ico")!, timeoutSeconds: 5))
+        let notFound = try await transport.send(HTTPRequest(method: "GET", url: URL(string: "\(receiver.redirectURI)/favicon.ico")!, timeoutSeconds: 30))
         #expect(notFound.status == 404)
-        let ok = try await transport.send(HTTPRequest(method: "GET", url: URL(string: "\(receiver.redirectURI)/?code=c&state=s")!, timeoutSeconds: 5))
+        let ok = try await transport.send(HTTPRequest(method: "GET", url: URL(string: "\(receiver.redirectURI)/?code=c&state=s")!, timeoutSeconds: 30))
         #expect(ok.status == 200)
         #expect(ok.headers["content-type"]?.hasPrefix("text/html") == true)
         #expect(String(decoding: ok.body, as: UTF8.self).contains("signed in"))
