@@ -1,5 +1,6 @@
 import ChatmailStore
 import Foundation
+import ChatmailSync
 import GmailAPI
 import TerminalUI
 
@@ -41,6 +42,10 @@ enum ExitStatus: Int32, Sendable {
                  .transport, .decoding, .batchPartsFailed, .loginTimedOut, .credentialStore, .loopback:
                 self = .failure
             }
+        case let error as SyncError:
+            switch error {
+            case .accountMismatch: self = .notLoggedIn
+            }
         case let error as GmailSettings.Problem:
             switch error {
             case .invalidURL: self = .usage
@@ -50,6 +55,7 @@ enum ExitStatus: Int32, Sendable {
             case .personNotFound, .personAmbiguous: self = .personNotFound
             case .outputFailed: self = .failure
             case .badInput: self = .dataError
+            case .syncRunning: self = .databaseUnavailable
             }
         default:
             return nil
@@ -84,6 +90,8 @@ enum CommandError: Error, Sendable {
     case outputFailed(String)
     /// The input is not what the command reads (not an email message, empty, missing).
     case badInput(String)
+    /// Another `chatmail sync` of this account is running.
+    case syncRunning
 }
 
 extension CommandError: LocalizedError {
@@ -97,6 +105,8 @@ extension CommandError: LocalizedError {
             "Could not write the output: \(reason)."
         case .badInput(let reason):
             "Cannot read the input: \(reason)."
+        case .syncRunning:
+            "Another chatmail sync of this account is running. Wait for it to finish, then try again."
         }
     }
 }

@@ -55,26 +55,9 @@ struct Login: AsyncParsableCommand {
             refreshToken = issued
         }
 
-        // Learn who this is, and every address that is "me", before anything is stored.
-        let tokens = TokenProvider(refreshToken: refreshToken, client: tokenClient)
-        await tokens.seed(grant)
-        let client = GmailClient(
-            configuration: .init(baseURL: settings.apiURL), transport: transport, tokens: tokens,
-            pacer: QuotaPacer(sleeper: ContinuousSleeper()))
-        let profile = try await client.getProfile()
-        let aliases = try await client.listSendAs().filter(\.isOwnAddress)
-
-        try CredentialStore(directory: env.home).save(StoredCredentials(
-            refreshToken: refreshToken, clientID: clientID, account: profile.emailAddress, scopes: oauth.scopes))
-        let store = try env.openStore(creating: true)
-        try await store.write { tx in
-            let account = try tx.ensureAccount(email: profile.emailAddress)
-            try tx.replaceAliases(
-                aliases.map { AliasInput(address: EmailAddress(address: $0.sendAsEmail, name: $0.displayName), isPrimary: $0.isPrimary ?? false) },
-                for: account)
-        }
-        let others = aliases.filter { EmailNormalizer.identityKey(for: $0.sendAsEmail) != EmailNormalizer.identityKey(for: profile.emailAddress) }
-        try env.write("Logged in as \(profile.emailAddress)" + (others.isEmpty ? "" : " (\(others.count) more addresses: \(others.map(\.sendAsEmail).joined(separator: ", ")))") + ".\n")
+        let email = try await LoginCompletion.complete(
+            grant: grant, refreshToken: refreshToken, tokenClient: tokenClient, settings: settings, environment: env)
+        try env.write(email.summary + "\n")
     }
 
     /// The first non-empty line of the file, trimmed; the token is never echoed in errors.
@@ -104,5 +87,46 @@ enum BrowserOpener {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         do { try process.run() } catch { return }  // best effort: the printed URL is the fallback
+    }
+}
+
+/// What every login does once Google has answered: learn who this is and every address that is "me",
+/// store the refresh token (0600) and the account with its aliases.
+enum LoginCompletion {
+    struct Outcome {
+        var email: String
+        var otherAddresses: [String]
+
+        var summary: String {
+            "Logged in as \(email)" + (otherAddresses.isEmpty ? "" : " (\(otherAddresses.count) more addresses: \(otherAddresses.joined(separator: ", ")))") + "."
+        }
+    }
+
+    static func complete(
+        grant: TokenGrant, refreshToken: String, tokenClient: OAuthTokenClient, settings: GmailSettings, environment env: AppEnvironment
+    ) async throws -> Outcome {
+        let tokens = TokenProvider(refreshToken: refreshToken, client: tokenClient)
+        await tokens.seed(grant)
+        let client = GmailClient(
+            configuration: .init(baseURL: settings.apiURL), transport: URLSessionTransport(), tokens: tokens,
+            pacer: QuotaPacer(sleeper: ContinuousSleeper()))
+        let profile = try await client.getProfile()
+        let aliases = try await client.listSendAs().filter(\.isOwnAddress)
+        try CredentialStore(directory: env.home).save(StoredCredentials(
+            refreshToken: refreshToken, clientID: tokenClient.configuration.clientID, account: profile.emailAddress,
+            scopes: tokenClient.configuration.scopes))
+        let store = try env.openStore(creating: true)
+        try await store.write { tx in
+            let account = try tx.ensureAccount(email: profile.emailAddress)
+            if !aliases.isEmpty {
+                try tx.replaceAliases(
+                    aliases.map { AliasInput(address: EmailAddress(address: $0.sendAsEmail, name: $0.displayName), isPrimary: $0.isPrimary ?? false) },
+                    for: account)
+            }
+        }
+        let me = EmailNormalizer.identityKey(for: profile.emailAddress)
+        return Outcome(
+            email: profile.emailAddress,
+            otherAddresses: aliases.map(\.sendAsEmail).filter { EmailNormalizer.identityKey(for: $0) != me })
     }
 }

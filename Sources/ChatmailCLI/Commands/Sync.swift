@@ -1,0 +1,80 @@
+import ArgumentParser
+import ChatmailStore
+import ChatmailSync
+import Foundation
+
+/// `chatmail sync`: sends queued actions, then pulls Gmail's changes.
+struct Sync: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Sync with Gmail: push queued actions, then pull (initial, incremental or recovery).",
+        discussion: "Safe to interrupt: everything done so far is committed, and the next run continues.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "List every message again (downloads only what is missing, refreshes all labels).") var full = false
+    @Flag(help: "Print the summary as JSON.") var json = false
+
+    func run() async throws {
+        let env = AppEnvironment(global)
+        let store = try env.openExistingStore()
+        let account = try env.selectedAccount(in: store)
+        let lock = try SyncLock(home: env.home, account: account.id)
+        defer { withExtendedLifetime(lock) {} }
+        let settings = try GmailSettings.resolve(environment: env.environment)
+        let client = try GmailSession.client(environment: env, settings: settings)
+        let progress = ProgressLine(enabled: !json && isatty(STDERR_FILENO) == 1)
+        let engine = SyncEngine(store: store, gmail: client, progress: { progress.show($0) })
+        let report = try await engine.run(account: account, full: full)
+        progress.finish()
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try env.write(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
+        } else {
+            try env.write(Self.summary(report) + "\n")
+        }
+    }
+
+    static func summary(_ report: SyncReport) -> String {
+        var parts = ["\(report.messagesAdded) new", "\(report.messagesDeleted) deleted", "\(report.labelChanges) label changes"]
+        if report.pendingSent > 0 { parts.append("\(report.pendingSent) actions sent") }
+        if report.abandoned > 0 { parts.append("\(report.abandoned) failed (retried next sync; see `chatmail status`)") }
+        return "Synced (\(report.mode.rawValue)): \(parts.joined(separator: ", ")); \(report.conversationsUpdated) conversations updated in \(String(format: "%.1f", report.seconds)) s."
+    }
+}
+
+/// A one-line progress display on stderr (terminals only): phase, done/total, rate, ETA.
+final class ProgressLine: @unchecked Sendable {
+    private let enabled: Bool
+    private let lock = NSLock()
+    private var started = ContinuousClock.now
+    private var phase = ""
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func show(_ progress: SyncProgress) {
+        guard enabled else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        if progress.phase != phase {
+            phase = progress.phase
+            started = ContinuousClock.now
+        }
+        var line = "\r\u{1B}[K\(progress.phase)"
+        if progress.total > 0 {
+            let seconds = max(0.001, (ContinuousClock.now - started) / .seconds(1))
+            let rate = Double(progress.done) / seconds
+            line += " \(progress.done)/\(progress.total)"
+            if rate > 0 && progress.done > 0 {
+                let eta = Int(Double(progress.total - progress.done) / rate)
+                line += String(format: " · %.0f/s · ETA %d:%02d", rate, eta / 60, eta % 60)
+            }
+        }
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}
