@@ -185,7 +185,7 @@ extension StoreTransaction {
     }
 
     /// Local ids and conversations of stored messages, in one query however many ids are asked for.
-    func messageRows(forGmailIDs gmailIDs: [String], in account: AccountID) throws -> [(message: MessageID, conversation: ConversationID)] {
+    package func messageRows(forGmailIDs gmailIDs: [String], in account: AccountID) throws -> [(message: MessageID, conversation: ConversationID)] {
         guard !gmailIDs.isEmpty else { return [] }
         let rows = try Row.fetchAll(
             db.cachedStatement(

@@ -24,7 +24,8 @@ struct BatchHandler: Sendable {
                 if inner.headers["authorization"] == nil, let outerAuth { inner.headers["authorization"] = outerAuth }
                 (response, _) = await router.handle(inner)
                 if response.dropConnection { response = .error(.unavailable) }
-                log.append((inner.method + " " + inner.path, response.status))
+                let query = inner.query.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+                log.append((inner.method + " " + inner.path + (query.isEmpty ? "" : "?" + query), response.status))
             } else {
                 response = .error(.badRequest("Invalid inner HTTP request."))
             }

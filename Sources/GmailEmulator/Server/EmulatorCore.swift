@@ -25,9 +25,17 @@ struct EmulatorCore: Sendable {
             let (batchResponse, inner) = await BatchHandler(router: router).handle(request)
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             for (line, status) in inner {
-                let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
-                let target = parts.count > 1 ? parts[1] : ""
-                await log.record(.init(method: parts[0], path: "batch:" + target, query: "", status: status, gmailMethod: nil, timeMs: now))
+                // "GET /gmail/v1/users/me/messages/ID?format=full [HTTP/1.1]": log path and query apart, and
+                // name the method, like a top-level request, so tests can tell a full fetch from a label read.
+                let words = line.split(separator: " ").map(String.init)
+                let target = words.count > 1 ? words[1] : ""
+                let pieces = target.split(separator: "?", maxSplits: 1).map(String.init)
+                let innerPath = pieces.first ?? ""
+                let method = words.first ?? ""
+                let isMessageGet = method == "GET" && innerPath.contains("/messages/") && !innerPath.contains("/attachments/")
+                await log.record(.init(
+                    method: method, path: "batch:" + innerPath, query: pieces.count > 1 ? pieces[1] : "", status: status,
+                    gmailMethod: isMessageGet ? "messages.get" : nil, timeMs: now))
             }
             response = batchResponse
         } else if path.hasPrefix("/_emulator/") {
