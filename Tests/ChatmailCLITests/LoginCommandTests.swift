@@ -10,9 +10,9 @@ final class EmulatorProcess {
     let baseURL: URL
     static let clientID = "emulator-client.apps.googleusercontent.com"
 
-    init() throws {
+    init(synthetic count: Int = 12) throws {
         process.executableURL = CLIFixture.executable.deletingLastPathComponent().appendingPathComponent("gmail-emulator")
-        process.arguments = ["serve", "--synthetic", "12", "--seed", "3", "--me", "me@example.org"]
+        process.arguments = ["serve", "--synthetic", String(count), "--seed", "3", "--me", "me@example.org"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -37,12 +37,16 @@ final class EmulatorProcess {
          "CHATMAIL_OAUTH_AUTH_URL": baseURL.absoluteString + "/o/oauth2/v2/auth", "CHATMAIL_CLIENT_ID": Self.clientID]
     }
 
-    func post(_ path: String, form: String? = nil) async throws -> [String: Any] {
+    func post(_ path: String, form: String? = nil, json: String? = nil) async throws -> [String: Any] {
         var request = URLRequest(url: baseURL.appendingPathComponent(path))
         request.httpMethod = "POST"
         if let form {
             request.httpBody = Data(form.utf8)
             request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        }
+        if let json {
+            request.httpBody = Data(json.utf8)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
         let (data, _) = try await URLSession.shared.data(for: request)
         return (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]  // some endpoints answer with no JSON
