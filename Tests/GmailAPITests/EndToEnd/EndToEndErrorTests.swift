@@ -130,8 +130,10 @@ struct EndToEndErrorTests {
     func unpacedFetchIsRateLimitedAndRetried() async throws {
         // The emulator's bucket refills in real time, so backoff sleeps a quarter of the requested time for real.
         try await withEmulator({
-            $0.mailbox = .synthetic(count: 8)
-            $0.quotaUnitsPerSecond = 20
+            // A bucket of 5.01 units holds one 5-unit call: every later call needs ~1 s of refill, so 429s
+            // happen however slowly a loaded machine sends the requests (20 u/s let them all through).
+            $0.mailbox = .synthetic(count: 5)
+            $0.quotaUnitsPerSecond = 5.01
         }, sleeper: EndToEndSleeper(realFraction: 0.3)) { e in
             let ids = await e.emulator.mailbox.list(matching: { _ in true }, after: nil, limit: 100).page.map(\.id)
             try await e.control("reset-quota")
@@ -140,7 +142,7 @@ struct EndToEndErrorTests {
             let stats = try await e.control("quota", method: "GET").json
             let limited = stats["rateLimited"] as? Int ?? 0
             #expect(limited > 0, "stats: \(stats)")
-            #expect(stats["unitsUsed"] as? Int == 40)
+            #expect(stats["unitsUsed"] as? Int == ids.count * 5)
             #expect(e.sleeper.sleeps.count == limited, "one backoff per 429")
             #expect(e.sleeper.sleeps.allSatisfy { $0 >= .seconds(1) }, "each wait honours Retry-After: \(e.sleeper.sleeps)")
         }
