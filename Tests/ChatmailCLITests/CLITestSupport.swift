@@ -36,11 +36,22 @@ final class CLIFixture {
     }
 
     /// Runs `chatmail` with `--home` pointing at this fixture, a pinned clock, UTC and no colour unless asked.
-    func run(_ arguments: [String], environment extra: [String: String] = [:], home: URL? = nil) throws -> RunResult {
-        try Self.run(["--home", (home ?? self.home).path] + arguments, environment: extra)
+    func run(_ arguments: [String], environment extra: [String: String] = [:], home: URL? = nil) async throws -> RunResult {
+        try await Self.run(["--home", (home ?? self.home).path] + arguments, environment: extra)
     }
 
-    static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> RunResult {
+    /// Runs the binary on a dedicated thread: waiting for a process blocks, and a blocked thread of
+    /// Swift's cooperative pool (two on this machine) starves every async test running beside it.
+    static func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> RunResult {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: Result { try runBlocking(arguments, environment: extra) })
+            }
+            thread.start()
+        }
+    }
+
+    static func runBlocking(_ arguments: [String], environment extra: [String: String]) throws -> RunResult {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

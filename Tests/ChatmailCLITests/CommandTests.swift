@@ -8,10 +8,10 @@ import Testing
 
 @Suite struct ConversationsCommandTests {
     @Test("--json has every key of cli.md, newest first")
-    func jsonShape() throws {
+    func jsonShape() async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()
-        let result = try fixture.run(["conversations", "--json"])
+        let result = try await fixture.run(["conversations", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let rows = try #require(try result.json() as? [[String: Any]])
         #expect(rows.count == 4)
@@ -28,10 +28,10 @@ import Testing
     }
 
     @Test("plain output is one row per conversation with relative times")
-    func plain() throws {
+    func plain() async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()
-        let result = try fixture.run(["conversations", "--color", "never"])
+        let result = try await fixture.run(["conversations", "--color", "never"])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 4)
@@ -42,21 +42,21 @@ import Testing
     }
 
     @Test("colour follows --color and NO_COLOR")
-    func colour() throws {
+    func colour() async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()
-        #expect(try fixture.run(["conversations", "--color", "always"]).stdout.contains("\u{1B}["))
-        #expect(!(try fixture.run(["conversations"]).stdout.contains("\u{1B}[")))  // auto, and stdout is a pipe
-        #expect(!(try fixture.run(["conversations", "--color", "auto"], environment: ["NO_COLOR": "1"]).stdout.contains("\u{1B}[")))
+        #expect(try await fixture.run(["conversations", "--color", "always"]).stdout.contains("\u{1B}["))
+        #expect(!(try await fixture.run(["conversations"]).stdout.contains("\u{1B}[")))  // auto, and stdout is a pipe
+        #expect(!(try await fixture.run(["conversations", "--color", "auto"], environment: ["NO_COLOR": "1"]).stdout.contains("\u{1B}[")))
     }
 }
 
 @Suite struct ShowCommandTests {
     @Test("--json has every key of cli.md, messages oldest first")
-    func jsonShape() throws {
+    func jsonShape() async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()
-        let result = try fixture.run(["show", "alice@example.com", "--json"])
+        let result = try await fixture.run(["show", "alice@example.com", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try result.json() as? [String: Any])
         #expect(Set(object.keys) == ["conversation", "messages"])
@@ -78,39 +78,39 @@ import Testing
     }
 
     @Test("--no-pager is accepted (output never pages when piped)")
-    func noPager() throws {
+    func noPager() async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()
-        let result = try fixture.run(["show", "alice liddell", "--no-pager"])
+        let result = try await fixture.run(["show", "alice liddell", "--no-pager"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("Lunch on Friday?"))
     }
 
     @Test("--limit keeps the newest messages")
-    func limit() throws {
+    func limit() async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()
-        let object = try #require(try fixture.run(["show", "Alice Liddell", "--json", "--limit", "2"]).json() as? [String: Any])
+        let object = try #require(try await fixture.run(["show", "Alice Liddell", "--json", "--limit", "2"]).json() as? [String: Any])
         #expect((object["messages"] as? [[String: Any]])?.map { $0["gmailId"] as? String } == ["a2", "a3"])
     }
 
     @Test("resolves an exact address, a name in any case, and a unique prefix", arguments: [
         "alice@example.com", "ALICE@EXAMPLE.COM", "alice liddell", "Lidd", "alic",
     ])
-    func resolves(person: String) throws {
+    func resolves(person: String) async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()
-        let result = try fixture.run(["show", person, "--json"])
+        let result = try await fixture.run(["show", person, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try result.json() as? [String: Any])
         #expect((object["conversation"] as? [String: Any])?["title"] as? String == "Alice Liddell")
     }
 
     @Test("an ambiguous prefix exits 2 and lists the candidates on stderr")
-    func ambiguous() throws {
+    func ambiguous() async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()
-        let result = try fixture.run(["show", "al"])
+        let result = try await fixture.run(["show", "al"])
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
         let lines = result.stderr.split(separator: "\n")
@@ -121,20 +121,20 @@ import Testing
     }
 
     @Test("an unknown person exits 2 with one line")
-    func unknown() throws {
+    func unknown() async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()
-        let result = try fixture.run(["show", "zorro"])
+        let result = try await fixture.run(["show", "zorro"])
         #expect(result.status == 2)
         #expect(result.stderr.split(separator: "\n").count == 1)
         #expect(result.stderr.contains("No conversation matches \"zorro\""))
     }
 
     @Test("the plain transcript shows both sides, the unread divider and attachments")
-    func plain() throws {
+    func plain() async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()
-        let result = try fixture.run(["show", "alice liddell", "--width", "60"])
+        let result = try await fixture.run(["show", "alice liddell", "--width", "60"])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.allSatisfy { $0.count <= 60 })
@@ -147,10 +147,10 @@ import Testing
 
 @Suite struct StatusAndErrorTests {
     @Test("status --json reports counts")
-    func statusJSON() throws {
+    func statusJSON() async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()
-        let result = try fixture.run(["status", "--json"])
+        let result = try await fixture.run(["status", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try result.json() as? [String: Any])
         #expect(Set(object.keys) == [
@@ -165,10 +165,10 @@ import Testing
     }
 
     @Test("without an account, read commands exit 3, say what to do, and create nothing")
-    func notLoggedIn() throws {
+    func notLoggedIn() async throws {
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-empty-\(UUID().uuidString)")
         for command in [["conversations"], ["show", "alice"], ["status"]] {
-            let result = try CLIFixture.run(["--home", empty.path] + command)
+            let result = try await CLIFixture.run(["--home", empty.path] + command)
             #expect(result.status == 3)
             #expect(result.stderr == "chatmail: No Gmail account is set up yet. Run `chatmail login` first.\n")
         }
@@ -176,56 +176,56 @@ import Testing
     }
 
     @Test("CHATMAIL_HOME is used when --home is absent")
-    func homeFromEnvironment() throws {
+    func homeFromEnvironment() async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()
-        let result = try CLIFixture.run(["status", "--json"], environment: ["CHATMAIL_HOME": fixture.home.path])
+        let result = try await CLIFixture.run(["status", "--json"], environment: ["CHATMAIL_HOME": fixture.home.path])
         #expect(result.status == 0)
     }
 
     @Test("a database from a newer chatmail exits 4 with one line")
-    func newerDatabase() throws {
+    func newerDatabase() async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()
-        try DatabaseQueue(path: fixture.home.appendingPathComponent("chatmail.sqlite").path).write { db in
+        try await DatabaseQueue(path: fixture.home.appendingPathComponent("chatmail.sqlite").path).write { db in
             try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('999_future')")
         }
-        let result = try fixture.run(["conversations"])
+        let result = try await fixture.run(["conversations"])
         #expect(result.status == 4)
         #expect(result.stderr == "chatmail: The database was created by a newer chatmail. Upgrade chatmail to use it.\n")
     }
 
     @Test("a file that is not a database exits 1 with one line naming it")
-    func notADatabase() throws {
+    func notADatabase() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-garbage-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }  // best-effort cleanup
         try Data(repeating: 0x42, count: 8192).write(to: home.appendingPathComponent("chatmail.sqlite"))
-        let result = try CLIFixture.run(["conversations", "--home", home.path])
+        let result = try await CLIFixture.run(["conversations", "--home", home.path])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("chatmail: Cannot open the database at "))
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
     @Test("help and version exit 0 and print to stdout", arguments: [["--help"], [], ["show", "--help"], ["--version"], ["help", "import"]])
-    func help(arguments: [String]) throws {
-        let result = try CLIFixture.run(arguments)
+    func help(arguments: [String]) async throws {
+        let result = try await CLIFixture.run(arguments)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stdout.isEmpty)
         #expect(!result.stdout.contains("CommandError"))
     }
 
     @Test("usage errors exit 64", arguments: [["show", "x", "--limit", "0"], ["conversations", "--color", "sometimes"], ["conversations", "--archived", "--all"]])
-    func usage(arguments: [String]) throws {
-        let result = try CLIFixture.run(arguments)
+    func usage(arguments: [String]) async throws {
+        let result = try await CLIFixture.run(arguments)
         #expect(result.status == 64)
     }
 
     @Test("email text cannot inject terminal sequences, in any renderer")
-    func terminalSafety() throws {
+    func terminalSafety() async throws {
         let fixture = try CLIFixture()
         let hostile = "\u{1B}]0;pwned\u{07}\u{1B}[2J\u{9B}31m\u{202E}Mallory"
-        try fixture.store.write { tx in
+        try await fixture.store.write { tx in
             let account = try tx.ensureAccount(email: "me@example.org")
             let stored = try tx.upsert(MessageInput(
                 gmailID: "x1", threadID: "t", internalDateMs: CLIFixture.now - 1000,
@@ -236,7 +236,7 @@ import Testing
         }
         for command in [["conversations"], ["show", "mallory"], ["conversations", "--json"], ["show", "mallory", "--json"], ["show", "zzz"], ["show", "m"]] {
             for colour in ["never", "always"] {
-                let result = try fixture.run(command + ["--color", colour])
+                let result = try await fixture.run(command + ["--color", colour])
                 let streams = result.stdout + result.stderr
                 // Strip our own SGR sequences; nothing else may start with ESC.
                 let withoutOurs = streams.replacingOccurrences(of: #"\u{1B}\[[0-9;]*m"#, with: "", options: .regularExpression)
@@ -249,7 +249,7 @@ import Testing
 
 @Suite struct ParsingTests {
     @Test("commands parse in-process with their options")
-    func parses() throws {
+    func parses() async throws {
         let command = try ChatmailCommand.parseAsRoot(["show", "alice", "--limit", "5", "--full", "--json", "--color", "never"])
         let show = try #require(command as? Show)
         #expect(show.person == "alice" && show.limit == 5 && show.full && show.json)

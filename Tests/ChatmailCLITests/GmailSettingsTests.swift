@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct GmailSettingsTests {
     @Test("Google's production endpoints by default")
-    func defaults() throws {
+    func defaults() async throws {
         let settings = try GmailSettings.resolve(environment: [:])
         #expect(settings.apiURL.absoluteString == "https://gmail.googleapis.com")
         #expect(settings.authorizationURL.absoluteString == "https://accounts.google.com/o/oauth2/v2/auth")
@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test("the environment points chatmail at the emulator; options win for client credentials")
-    func overrides() throws {
+    func overrides() async throws {
         let environment = [
             "CHATMAIL_GMAIL_API_URL": "http://127.0.0.1:4567", "CHATMAIL_OAUTH_AUTH_URL": "http://127.0.0.1:4567/o/oauth2/v2/auth",
             "CHATMAIL_OAUTH_TOKEN_URL": "http://127.0.0.1:4567/token", "CHATMAIL_CLIENT_ID": "env-id", "CHATMAIL_CLIENT_SECRET": "env-secret",

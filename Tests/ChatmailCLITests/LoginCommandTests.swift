@@ -73,7 +73,7 @@ final class RedirectCatcher: NSObject, URLSessionTaskDelegate, @unchecked Sendab
         try Data("\n  \(token)\n".utf8).write(to: tokenFile)
         let home = dir.appendingPathComponent("home")
 
-        let login = try CLIFixture.run(["login", "--home", home.path, "--refresh-token-file", tokenFile.path], environment: emulator.environment)
+        let login = try await CLIFixture.run(["login", "--home", home.path, "--refresh-token-file", tokenFile.path], environment: emulator.environment)
         #expect(login.status == 0, "\(login.stderr)")
         #expect(login.stdout == "Logged in as me@example.org.\n")
         #expect(!(login.stdout + login.stderr).contains(token))
@@ -81,11 +81,11 @@ final class RedirectCatcher: NSObject, URLSessionTaskDelegate, @unchecked Sendab
         #expect(try FileManager.default.attributesOfItem(atPath: credentials.path)[.posixPermissions] as? Int == 0o600)
         #expect(try FileManager.default.attributesOfItem(atPath: home.path)[.posixPermissions] as? Int == 0o700)
         #expect(try FileManager.default.attributesOfItem(atPath: home.appendingPathComponent("chatmail.sqlite").path)[.posixPermissions] as? Int == 0o600)
-        let status = try #require(try CLIFixture.run(["status", "--home", home.path, "--json"]).json() as? [String: Any])
+        let status = try #require(try await CLIFixture.run(["status", "--home", home.path, "--json"]).json() as? [String: Any])
         #expect(status["account"] as? String == "me@example.org")
 
         _ = try await emulator.post("revoke", form: "token=\(token)")
-        let revoked = try CLIFixture.run(["login", "--home", home.path, "--refresh-token-file", tokenFile.path], environment: emulator.environment)
+        let revoked = try await CLIFixture.run(["login", "--home", home.path, "--refresh-token-file", tokenFile.path], environment: emulator.environment)
         #expect(revoked.status == 3)
         #expect(revoked.stderr.contains("chatmail login"))
         #expect(!(revoked.stdout + revoked.stderr).contains(token))
@@ -131,8 +131,8 @@ final class RedirectCatcher: NSObject, URLSessionTaskDelegate, @unchecked Sendab
     }
 
     @Test("without a client id, login is a usage error that says what to set")
-    func missingClientID() throws {
-        let result = try CLIFixture.run(["login", "--home", "/tmp/chatmail-never-\(UUID().uuidString)"], environment: ["CHATMAIL_CLIENT_ID": ""])
+    func missingClientID() async throws {
+        let result = try await CLIFixture.run(["login", "--home", "/tmp/chatmail-never-\(UUID().uuidString)"], environment: ["CHATMAIL_CLIENT_ID": ""])
         #expect(result.status == 64)
         #expect(result.stderr.contains("CHATMAIL_CLIENT_ID"))
     }

@@ -27,10 +27,10 @@ func temporaryFile(_ contents: String, extension ext: String = "eml") throws -> 
         """
 
     @Test("view --json decodes headers, strips the quote and keeps the original for --full")
-    func json() throws {
+    func json() async throws {
         let file = try temporaryFile(Self.reply)
         defer { try? FileManager.default.removeItem(at: file) }  // best-effort cleanup
-        let result = try CLIFixture.run(["view", file.path, "--json"])
+        let result = try await CLIFixture.run(["view", file.path, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try result.json() as? [String: Any])
         #expect(Set(object.keys) == ["from", "to", "cc", "subject", "date", "text", "quotedTextRemoved", "isNewsletter",
@@ -40,12 +40,12 @@ func temporaryFile(_ contents: String, extension ext: String = "eml") throws -> 
         #expect(object["date"] as? String == "2025-03-03T14:02:00+00:00")
         #expect(object["text"] as? String == "Noon works for me.")
         #expect(object["quotedTextRemoved"] as? Bool == true)
-        let full = try #require(try CLIFixture.run(["view", file.path, "--json", "--full"]).json() as? [String: Any])
+        let full = try #require(try await CLIFixture.run(["view", file.path, "--json", "--full"]).json() as? [String: Any])
         #expect((full["text"] as? String)?.contains("> Lunch tomorrow?") == true)
     }
 
     @Test("view reads stdin and renders a bubble")
-    func stdin() throws {
+    func stdin() async throws {
         let process = Process()
         process.executableURL = CLIFixture.executable
         process.arguments = ["view", "-", "--color", "never", "--width", "60"]
@@ -68,40 +68,40 @@ func temporaryFile(_ contents: String, extension ext: String = "eml") throws -> 
         ("", "the input is empty"),
         ("just a line of text without any header\n", "no header fields"),
     ])
-    func notEmail(contents: String, reason: String) throws {
+    func notEmail(contents: String, reason: String) async throws {
         let file = try temporaryFile(contents)
         defer { try? FileManager.default.removeItem(at: file) }  // best-effort cleanup
-        let result = try CLIFixture.run(["view", file.path])
+        let result = try await CLIFixture.run(["view", file.path])
         #expect(result.status == 65)
         #expect(result.stderr.contains(reason), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
     @Test("binary input and missing files exit 65")
-    func binaryAndMissing() throws {
+    func binaryAndMissing() async throws {
         let binary = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-\(UUID().uuidString).png")
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D]).write(to: binary)
         defer { try? FileManager.default.removeItem(at: binary) }  // best-effort cleanup
-        #expect(try CLIFixture.run(["view", binary.path]).status == 65)
-        #expect(try CLIFixture.run(["view", "/nonexistent/message.eml"]).status == 65)
+        #expect(try await CLIFixture.run(["view", binary.path]).status == 65)
+        #expect(try await CLIFixture.run(["view", "/nonexistent/message.eml"]).status == 65)
     }
 
     @Test("--body html and --body text treat the input as a bare body")
-    func bareBodies() throws {
+    func bareBodies() async throws {
         let html = try temporaryFile("<div>Hi <b>there</b><script>alert(1)</script></div>", extension: "html")
         defer { try? FileManager.default.removeItem(at: html) }  // best-effort cleanup
-        let object = try #require(try CLIFixture.run(["view", html.path, "--body", "html", "--json"]).json() as? [String: Any])
+        let object = try #require(try await CLIFixture.run(["view", html.path, "--body", "html", "--json"]).json() as? [String: Any])
         #expect(object["text"] as? String == "Hi there")
         #expect((object["sanitizedHtml"] as? String)?.contains("script") == false)
         #expect(object["from"] is NSNull)
     }
 
     @Test("escape sequences in a subject never reach the terminal")
-    func hostileSubject() throws {
+    func hostileSubject() async throws {
         let file = try temporaryFile("From: x@example.com\r\nSubject: =?UTF-8?B?G10wO3B3bmVkBxtbMko=?=\r\n\r\nbody \u{1B}[31mred\r\n")
         defer { try? FileManager.default.removeItem(at: file) }  // best-effort cleanup
         for arguments in [["view", file.path, "--color", "always"], ["view", file.path, "--json"]] {
-            let output = try CLIFixture.run(arguments).stdout
+            let output = try await CLIFixture.run(arguments).stdout
             let withoutOurs = output.replacingOccurrences(of: #"\u{1B}\[[0-9;]*m"#, with: "", options: .regularExpression)
             #expect(!withoutOurs.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "\(arguments)")
         }
@@ -110,33 +110,33 @@ func temporaryFile(_ contents: String, extension ext: String = "eml") throws -> 
 
 @Suite struct SanitizeAndImportCommandTests {
     @Test("sanitize prints safe HTML; empty input exits 65")
-    func sanitize() throws {
+    func sanitize() async throws {
         let file = try temporaryFile(#"<p onclick="x()">Hi <a href="javascript:alert(1)">link</a><img src="https://t.example/p.gif"></p>"#, extension: "html")
         defer { try? FileManager.default.removeItem(at: file) }  // best-effort cleanup
-        let result = try CLIFixture.run(["sanitize", file.path])
+        let result = try await CLIFixture.run(["sanitize", file.path])
         #expect(result.status == 0)
         #expect(!result.stdout.contains("onclick") && !result.stdout.contains("javascript"))
         #expect(result.stdout.contains("data-blocked-src=\"https://t.example/p.gif\""))
         let empty = try temporaryFile("   \n", extension: "html")
         defer { try? FileManager.default.removeItem(at: empty) }  // best-effort cleanup
-        #expect(try CLIFixture.run(["sanitize", empty.path]).status == 65)
+        #expect(try await CLIFixture.run(["sanitize", empty.path]).status == 65)
     }
 
     @Test("import needs --me the first time, then imports idempotently and the result is browsable")
-    func importFlow() throws {
+    func importFlow() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-import-cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }  // best-effort cleanup
         let mbox = packageRoot.appendingPathComponent("Fixtures/import/takeout.mbox").path
-        let first = try CLIFixture.run(["import", mbox, "--home", home.path])
+        let first = try await CLIFixture.run(["import", mbox, "--home", home.path])
         #expect(first.status == 64)
         #expect(first.stderr.contains("--me"))
-        let imported = try CLIFixture.run(["import", mbox, "--home", home.path, "--me", "me@example.org", "--json"])
+        let imported = try await CLIFixture.run(["import", mbox, "--home", home.path, "--me", "me@example.org", "--json"])
         #expect(imported.status == 0, "\(imported.stderr)")
         let report = try #require(try imported.json() as? [String: Any])
         #expect(report["inserted"] as? Int == 3)
-        let again = try #require(try CLIFixture.run(["import", mbox, "--home", home.path, "--json"]).json() as? [String: Any])
+        let again = try #require(try await CLIFixture.run(["import", mbox, "--home", home.path, "--json"]).json() as? [String: Any])
         #expect(again["inserted"] as? Int == 0 && again["unchanged"] as? Int == 3)
-        let show = try CLIFixture.run(["show", "alice", "--home", home.path, "--json"])
+        let show = try await CLIFixture.run(["show", "alice", "--home", home.path, "--json"])
         #expect(show.status == 0)
         #expect(((try show.json() as? [String: Any])?["messages"] as? [Any])?.count == 2)
         let attributes = try FileManager.default.attributesOfItem(atPath: home.path)
@@ -144,8 +144,8 @@ func temporaryFile(_ contents: String, extension ext: String = "eml") throws -> 
     }
 
     @Test("importing a missing path exits 65")
-    func missingPath() throws {
-        let result = try CLIFixture.run(["import", "/nonexistent/mail", "--me", "me@example.org", "--home", "/tmp/chatmail-never"])
+    func missingPath() async throws {
+        let result = try await CLIFixture.run(["import", "/nonexistent/mail", "--me", "me@example.org", "--home", "/tmp/chatmail-never"])
         #expect(result.status == 65)
         #expect(result.stderr.contains("no such file"))
     }

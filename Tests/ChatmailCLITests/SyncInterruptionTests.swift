@@ -53,7 +53,7 @@ func canonicalSnapshot(home: URL) throws -> [String] {
             let token = try #require(try await emulator.post("_emulator/issue-tokens")["refresh_token"] as? String)
             let file = dir.appendingPathComponent(UUID().uuidString)
             try Data(token.utf8).write(to: file)
-            let result = try CLIFixture.run(["login", "--home", home.path, "--refresh-token-file", file.path], environment: emulator.environment)
+            let result = try await CLIFixture.run(["login", "--home", home.path, "--refresh-token-file", file.path], environment: emulator.environment)
             try #require(result.status == 0, "\(result.stderr)")
         }
         let interrupted = dir.appendingPathComponent("interrupted")
@@ -66,7 +66,7 @@ func canonicalSnapshot(home: URL) throws -> [String] {
                 killedWhileRunning += 1
             }
         }
-        let finishInitial = try CLIFixture.run(["sync", "--home", interrupted.path, "--json"], environment: emulator.environment)
+        let finishInitial = try await CLIFixture.run(["sync", "--home", interrupted.path, "--json"], environment: emulator.environment)
         #expect(finishInitial.status == 0, "\(finishInitial.stderr)")
 
         // Remote changes, then four kills spread over the incremental sync that applies them.
@@ -84,19 +84,19 @@ func canonicalSnapshot(home: URL) throws -> [String] {
                 killedWhileRunning += 1
             }
         }
-        let finish = try CLIFixture.run(["sync", "--home", interrupted.path], environment: emulator.environment)
+        let finish = try await CLIFixture.run(["sync", "--home", interrupted.path], environment: emulator.environment)
         #expect(finish.status == 0, "\(finish.stderr)")
         #expect(killedWhileRunning >= 5, "most kills should land while a sync runs (\(killedWhileRunning) of 10 did)")
 
         // A clean home, synced once from the final state, is the reference.
         let clean = dir.appendingPathComponent("clean")
         try await login(clean)
-        let cleanSync = try CLIFixture.run(["sync", "--home", clean.path], environment: emulator.environment)
+        let cleanSync = try await CLIFixture.run(["sync", "--home", clean.path], environment: emulator.environment)
         #expect(cleanSync.status == 0, "\(cleanSync.stderr)")
         // The interrupted home's last incremental pass may have read history past the clean home's; one more
         // no-op sync each brings both to Gmail's current history id.
-        _ = try CLIFixture.run(["sync", "--home", interrupted.path], environment: emulator.environment)
-        _ = try CLIFixture.run(["sync", "--home", clean.path], environment: emulator.environment)
+        _ = try await CLIFixture.run(["sync", "--home", interrupted.path], environment: emulator.environment)
+        _ = try await CLIFixture.run(["sync", "--home", clean.path], environment: emulator.environment)
 
         let expected = try canonicalSnapshot(home: clean)
         let actual = try canonicalSnapshot(home: interrupted)
@@ -116,7 +116,7 @@ func canonicalSnapshot(home: URL) throws -> [String] {
         let file = dir.appendingPathComponent("token")
         try Data(token.utf8).write(to: file)
         let home = dir.appendingPathComponent("home")
-        #expect(try CLIFixture.run(["login", "--home", home.path, "--refresh-token-file", file.path], environment: emulator.environment).status == 0)
+        #expect(try await CLIFixture.run(["login", "--home", home.path, "--refresh-token-file", file.path], environment: emulator.environment).status == 0)
         let first = Process()
         first.executableURL = CLIFixture.executable
         first.arguments = ["sync", "--home", home.path]
@@ -127,15 +127,20 @@ func canonicalSnapshot(home: URL) throws -> [String] {
         // Wait until the first sync holds its lock (it creates the lock file first thing).
         let lock = home.appendingPathComponent("sync-1.lock")
         for _ in 0..<200 where !FileManager.default.fileExists(atPath: lock.path) { try await Task.sleep(for: .milliseconds(10)) }
-        let second = try CLIFixture.run(["sync", "--home", home.path], environment: emulator.environment)
+        let second = try await CLIFixture.run(["sync", "--home", home.path], environment: emulator.environment)
+        // Readers work during the sync (WAL): they never wait for the writer.
+        let reader = try await CLIFixture.run(["conversations", "--home", home.path, "--json"])
+        let statusDuring = try await CLIFixture.run(["status", "--home", home.path])
         if first.isRunning {
             #expect(second.status == 4)
             #expect(second.stderr.contains("Another chatmail sync"))
         }
+        #expect(reader.status == 0, "\(reader.stderr)")
+        #expect(statusDuring.status == 0, "\(statusDuring.stderr)")
         first.waitUntilExit()
         #expect(first.terminationStatus == 0)
-        // Readers work while nothing else runs, and afterwards the mailbox is complete.
-        let status = try #require(try CLIFixture.run(["status", "--home", home.path, "--json"]).json() as? [String: Any])
+        // Afterwards the mailbox is complete.
+        let status = try #require(try await CLIFixture.run(["status", "--home", home.path, "--json"]).json() as? [String: Any])
         #expect(status["messageCount"] as? Int == 800)
     }
 }

@@ -33,7 +33,7 @@ func syncSnapshot(_ path: URL) throws -> [String] {
 }
 
 @Suite struct SyncFaultTests {
-    @Test("with 15% of requests failing and tokens expiring constantly, reruns converge to a clean run; a message that keeps failing is recorded and retried once faults stop")
+    @Test("with 15% of requests failing and tokens expiring after every chunk, reruns converge to a clean run; a message that keeps failing is recorded and retried once faults stop")
     func faultsConverge() async throws {
         var configuration = EmulatorConfiguration()
         configuration.mailbox = .synthetic(count: 150)
@@ -45,7 +45,7 @@ func syncSnapshot(_ path: URL) throws -> [String] {
         do {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             let base = URL(string: emulator.baseURL)!
-            func engine(_ store: ChatmailStore) async throws -> SyncEngine {
+            func engine(_ store: ChatmailStore, onProgress: @escaping @Sendable (SyncProgress) -> Void = { _ in }) async throws -> SyncEngine {
                 let (_, refresh) = await emulator.oauth.issueTokens()
                 let transport = URLSessionTransport()
                 let oauth = OAuthConfiguration(clientID: configuration.oauth.clientId, tokenURL: base.appendingPathComponent("token"))
@@ -55,7 +55,7 @@ func syncSnapshot(_ path: URL) throws -> [String] {
                 let client = GmailClient(
                     configuration: .init(baseURL: base, batchSize: 20), transport: transport, tokens: tokens,
                     pacer: QuotaPacer.unlimited(), sleeper: InstantSleeper())
-                return SyncEngine(store: store, gmail: client, chunkSize: 40, reconcileEveryMs: .max)
+                return SyncEngine(store: store, gmail: client, chunkSize: 40, reconcileEveryMs: .max, progress: onProgress)
             }
             func openStore(_ name: String) async throws -> (ChatmailStore, Account, URL) {
                 let path = dir.appendingPathComponent("\(name).sqlite")
@@ -74,26 +74,22 @@ func syncSnapshot(_ path: URL) throws -> [String] {
                 FaultRule(method: "*", probability: 0.03, kind: .drop),
             ], seed: 99)
             let (faulty, faultyAccount, faultyPath) = try await openStore("faulty")
-            // Access tokens expire every 100 ms while the faulty sync runs (every 2 s is too rare for a
-            // sync this short): the client must refresh and retry on 401 again and again.
-            let expirer = Task {
-                while !Task.isCancelled {
-                    try await Task.sleep(for: .milliseconds(100))
-                    await emulator.oauth.expireAccessTokens()
-                }
+            // Every access token expires after each downloaded chunk (a timer is too coarse for a sync this
+            // short): the client must refresh and retry on 401 again and again.
+            let expireTokens: @Sendable (SyncProgress) -> Void = { progress in
+                if progress.phase == "downloading" { Task { await emulator.oauth.expireAccessTokens() } }
             }
-            defer { expirer.cancel() }
             var runs = 0
             var lastError: (any Error)?
             repeat {
                 runs += 1
                 do {
-                    _ = try await engine(faulty).run(account: try #require(try faulty.accounts().first))
+                    _ = try await engine(faulty, onProgress: expireTokens).run(account: try #require(try faulty.accounts().first))
                     lastError = nil
                 } catch {
                     lastError = error  // a sync may give up under faults; the next run continues
                 }
-            } while lastError != nil && runs < 6
+            } while lastError != nil && runs < 8
             #expect(lastError == nil, "sync never succeeded under faults: \(String(describing: lastError))")
             // The faults really fired, and tokens really were refreshed along the way.
             let log = await emulator.requestLog.all
@@ -104,7 +100,6 @@ func syncSnapshot(_ path: URL) throws -> [String] {
             #expect(abandoned == 1)
 
             // Faults stop: the next sync retries the recorded message and stores it.
-            expirer.cancel()
             await emulator.faults.set([])
             _ = try await engine(faulty).run(account: try #require(try faulty.accounts().first))
             #expect(try faulty.status(of: faultyAccount).abandonedMessageCount == 0)

@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test("every corpus message goes through parse → text → sanitize: no crash, no hang, text whenever the body has text")
-    func wholeCorpus() throws {
+    func wholeCorpus() async throws {
         let files = Corpus.emlFiles()
         try #require(files.count > 2000, "the shared corpus must be beside the repository (found \(files.count) files)")
         let pipeline = TextPipeline()
@@ -26,7 +26,7 @@ import Testing
             bytesTotal += raw.count
             let name = file.lastPathComponent
             // 10 s is ~1000× the typical cost: only a runaway loop or recursion can reach it.
-            guard let outcome = withDeadline(seconds: 10, { () -> (ProcessedMessage, Bool) in
+            guard let outcome = await withDeadline(seconds: 10, { () -> (ProcessedMessage, Bool) in
                 let processed = pipeline.process(raw: raw)
                 let message = processed.message
                 let plainHasText = message.plainPart.map { !$0.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } ?? false
