@@ -9,12 +9,13 @@ import Testing
 
 /// An emulator on port 0 and a fresh store, both torn down whatever happens.
 func withSyncSetup(
-    mailbox: EmulatorConfiguration.MailboxSource, account email: String = "me@example.org",
+    mailbox: EmulatorConfiguration.MailboxSource, account email: String = "me@example.org", aliases: [String] = [],
     _ body: (RunningEmulator, ChatmailStore, Account, URL) async throws -> Void
 ) async throws {
     var configuration = EmulatorConfiguration()
     configuration.mailbox = mailbox
     configuration.account = email
+    configuration.aliases = aliases
     let emulator = try await EmulatorServer.start(configuration)
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-sync-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
@@ -166,6 +167,22 @@ func rawMessage(_ id: Int, from: String, to: String = "me@example.org", cc: Stri
             let labels = try await store.write { tx in try tx.labelIDs(ofMessages: [stored[0], fresh.id], in: account.id) }
             #expect(labels[stored[0]]?.contains("STARRED") == true)
             #expect(labels[fresh.id] == ["INBOX"])
+        }
+    }
+
+    @Test("a message sent from an alias does not create a conversation that contains yourself")
+    func aliases() async throws {
+        let seeded: [([UInt8], [String]?)] = [
+            (rawMessage(1, from: "Alice <alice@example.com>", to: "Me at work <me.work@example.net>"), ["INBOX"]),
+            (rawMessage(2, from: "Me at work <me.work@example.net>", to: "Alice <alice@example.com>", cc: "me@example.org"), ["SENT"]),
+            (rawMessage(3, from: "me@example.org", to: "Alice <alice@example.com>"), ["SENT"]),
+        ]
+        try await withSyncSetup(mailbox: .messages(seeded), aliases: ["me.work@example.net"]) { emulator, store, account, _ in
+            _ = try await makeEngine(emulator, store).run(account: account)
+            let conversations = try store.conversations(in: account.id, filter: .init(visibility: .all))
+            #expect(conversations.count == 1)
+            #expect(conversations.first?.participants.map(\.address) == ["alice@example.com"])
+            #expect(conversations.first?.messageCount == 3)
         }
     }
 

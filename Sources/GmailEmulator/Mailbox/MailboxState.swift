@@ -8,6 +8,8 @@ import MailText
 /// runs are reproducible yet clients cannot assume contiguous ids.
 public actor MailboxState {
     public let account: String
+    /// Other addresses of the account, served by `settings.sendAs.list` with `treatAsAlias`.
+    public let aliases: [String]
     private var random: SeededRandom
     /// Records kept at most (`nil` = unbounded); older ones are dropped and starts before them get 404.
     private var retention: Int?
@@ -24,8 +26,9 @@ public actor MailboxState {
     /// Smallest `startHistoryId` still answerable (records after it are all retained).
     private var oldestValidStart: UInt64
 
-    public init(account: String, seed: UInt64, historyRetention: Int? = nil) {
+    public init(account: String, seed: UInt64, historyRetention: Int? = nil, aliases: [String] = []) {
         self.account = account.lowercased()
+        self.aliases = aliases
         var random = SeededRandom(seed: seed)
         self.currentHistoryId = 100_000 + random.next() % 900_000
         self.random = random

@@ -40,11 +40,18 @@ extension GmailRouter {
     }
 
     func sendAsList() -> EmulatorResponse {
-        .json(.object([("sendAs", .array([.object([
+        let primary = JSONValue.object([
             ("sendAsEmail", .string(mailbox.account)), ("displayName", .string("")), ("replyToAddress", .string("")),
             ("signature", .string("")), ("isPrimary", .bool(true)), ("isDefault", .bool(true)),
             ("verificationStatus", .string("accepted")),
-        ])]))]))
+        ])
+        let aliases = mailbox.aliases.map { alias in
+            JSONValue.object([
+                ("sendAsEmail", .string(alias)), ("displayName", .string("")), ("replyToAddress", .string("")),
+                ("signature", .string("")), ("treatAsAlias", .bool(true)), ("verificationStatus", .string("accepted")),
+            ])
+        }
+        return .json(.object([("sendAs", .array([primary] + aliases))]))
     }
 
     /// `maxResults` with the contract's default 100 and clamp to 500.

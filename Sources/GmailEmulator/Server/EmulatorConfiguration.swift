@@ -15,6 +15,8 @@ public struct EmulatorConfiguration: Sendable {
     /// 0 lets the OS choose; the real port is in `RunningEmulator.baseURL`.
     public var port = 0
     public var account = "me@example.com"
+    /// The account's other sendAs addresses (aliases).
+    public var aliases: [String] = []
     public var mailbox: MailboxSource = .empty
     public var seed: UInt64 = 1
     /// Quota enforcement rate in units per second (`nil` = account only, never refuse).

@@ -12,7 +12,7 @@ import ServiceLifecycle
 public enum EmulatorServer {
     public static func start(_ configuration: EmulatorConfiguration) async throws -> RunningEmulator {
         let mailbox = MailboxState(account: configuration.account, seed: configuration.seed,
-                                   historyRetention: configuration.historyRetention)
+                                   historyRetention: configuration.historyRetention, aliases: configuration.aliases)
         try await MailboxLoader.load(configuration.mailbox, into: mailbox, seed: configuration.seed)
         let base = BaseURLBox()
         let core = EmulatorCore(
