@@ -27,7 +27,11 @@ final class EmulatorProcess {
     }
 
     deinit {
-        if process.isRunning { process.terminate() }  // never leave a server behind
+        // Never leave a server behind, and never wait long for one: SIGTERM, then SIGKILL after 3 s.
+        if process.isRunning { process.terminate() }
+        let deadline = Date().addingTimeInterval(3)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 

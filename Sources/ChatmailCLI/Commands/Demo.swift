@@ -112,9 +112,14 @@ final class EmulatorChild {
         baseURL = url
     }
 
+    /// SIGTERM for a graceful stop, then SIGKILL after 3 s: a graceful shutdown waits for idle
+    /// keep-alive connections, and the demo must never hang on its way out.
     func stop() {
         guard process.isRunning else { return }
         process.terminate()
+        let deadline = Date().addingTimeInterval(3)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 }
