@@ -58,9 +58,9 @@ struct SyncBenchmark: AsyncParsableCommand {
         let hwm = Memory.status(pid: nil, field: "VmHWM")
         let emulatorHWM = Memory.status(pid: largeEmulator.pid, field: "VmHWM")
         let fileMB = Self.storeMB(scratch.appendingPathComponent("large.sqlite").path)
-        print("unthrottled initial sync: \(initial.messagesAdded) messages (mode \(initial.mode.rawValue), abandoned \(initial.abandoned)) in \(Self.f(seconds, 2)) s = \(Int(Double(initial.messagesAdded) / seconds)) messages/s end to end (target >= 1000)")
-        print("  peak RSS of the sync process (VmHWM): \(Self.mb(hwm)) MB (target <= 300; peak reset before the sync: \(rssBefore ? "yes" : "no, figure includes earlier work"))")
-        print("  peak RSS of the emulator child (VmHWM): \(Self.mb(emulatorHWM)) MB; store file(s) on disk: \(Self.f(fileMB, 1)) MB")
+        say("unthrottled initial sync: \(initial.messagesAdded) messages (mode \(initial.mode.rawValue), abandoned \(initial.abandoned)) in \(Self.f(seconds, 2)) s = \(Int(Double(initial.messagesAdded) / seconds)) messages/s end to end (target >= 1000)")
+        say("  peak RSS of the sync process (VmHWM): \(Self.mb(hwm)) MB (target <= 300; peak reset before the sync: \(rssBefore ? "yes" : "no, figure includes earlier work"))")
+        say("  peak RSS of the emulator child (VmHWM): \(Self.mb(emulatorHWM)) MB; store file(s) on disk: \(Self.f(fileMB, 1)) MB")
 
         // 2. The small mailbox.
         let smallEmulator = try EmulatorChild.start(arguments: ["--synthetic", String(small), "--seed", "11", "--me", Self.account])
@@ -71,7 +71,7 @@ struct SyncBenchmark: AsyncParsableCommand {
         let smallEngine = SyncEngine(store: smallStore, gmail: smallClient)
         let smallStart = ContinuousClock.now
         let smallInitial = try await smallEngine.run(account: smallAccount)
-        print("small initial sync: \(smallInitial.messagesAdded) messages in \(Self.f((ContinuousClock.now - smallStart).seconds, 2)) s")
+        say("small initial sync: \(smallInitial.messagesAdded) messages in \(Self.f((ContinuousClock.now - smallStart).seconds, 2)) s")
 
         // 3. Incremental: one untimed warm-up sync each (runs the hourly label reconciliation once, so the
         //    timed runs do not include it), then `cycles` rounds of 20 remote changes + a timed sync, sizes interleaved.
@@ -93,11 +93,11 @@ struct SyncBenchmark: AsyncParsableCommand {
                 let report = try await side.engine.run(account: side.account)
                 let elapsed = (ContinuousClock.now - t0).seconds
                 times[index].append(elapsed)
-                print("  cycle \(cycle + 1) \(side.name) messages: \(Self.f(elapsed * 1000, 1)) ms (mode \(report.mode.rawValue), +\(report.messagesAdded) new, \(report.labelChanges) label changes, \(report.messagesDeleted) deleted, \(report.conversationsUpdated) conversations)")
+                say("  cycle \(cycle + 1) \(side.name) messages: \(Self.f(elapsed * 1000, 1)) ms (mode \(report.mode.rawValue), +\(report.messagesAdded) new, \(report.labelChanges) label changes, \(report.messagesDeleted) deleted, \(report.conversationsUpdated) conversations)")
             }
         }
         let medians = times.map { $0.sorted()[$0.count / 2] }
-        print("incremental sync of 20 changes, median of \(cycles): \(large) messages \(Self.f(medians[0] * 1000, 1)) ms, \(small) messages \(Self.f(medians[1] * 1000, 1)) ms; ratio \(Self.f(medians[0] / medians[1], 2)) (target <= 1.5)")
+        say("incremental sync of 20 changes, median of \(cycles): \(large) messages \(Self.f(medians[0] * 1000, 1)) ms, \(small) messages \(Self.f(medians[1] * 1000, 1)) ms; ratio \(Self.f(medians[0] / medians[1], 2)) (target <= 1.5)")
     }
 
     // MARK: - Quota-paced initial sync
@@ -118,8 +118,8 @@ struct SyncBenchmark: AsyncParsableCommand {
         let rate = Double(report.messagesAdded) / seconds
         let bound = quota / 5  // messages.get costs 5 units: 50 messages/s at 250 units/s
         let stats = try await Control.get(emulator.baseURL, "quota")
-        print("quota-paced initial sync: \(report.messagesAdded) messages in \(Self.f(seconds, 2)) s = \(Self.f(rate, 2)) messages/s; ÷ \(Int(bound)) = \(Self.f(rate / bound, 3)) (target >= 0.9)")
-        print("  emulator quota stats: \(stats)")
+        say("quota-paced initial sync: \(report.messagesAdded) messages in \(Self.f(seconds, 2)) s = \(Self.f(rate, 2)) messages/s; ÷ \(Int(bound)) = \(Self.f(rate / bound, 3)) (target >= 0.9)")
+        say("  emulator quota stats: \(stats)")
     }
 
     // MARK: - Helpers
@@ -263,9 +263,11 @@ final class EmulatorChild: @unchecked Sendable {
         return EmulatorChild(process: process, baseURL: line.trimmingCharacters(in: .whitespaces))
     }
 
+    /// SIGKILL: the emulator's SIGTERM shutdown does not finish while clients hold keep-alive connections,
+    /// and nothing of its state is needed afterwards.
     func stop() {
         guard process.isRunning else { return }
-        process.terminate()
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 }
@@ -289,4 +291,9 @@ enum Memory {
         do { try handle.write(contentsOf: Data("5".utf8)) } catch { return false }
         return true
     }
+}
+
+/// Writes one line to stdout unbuffered, so progress shows even when piped to a file.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
