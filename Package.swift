@@ -124,6 +124,7 @@ let package = Package(
             name: "chatmail-bench",
             dependencies: [
                 "ChatmailStore",
+                "ChatmailSync",
                 "MailText",
                 "GmailAPI",
                 "GmailEmulator",
