@@ -116,3 +116,23 @@ extension StoreTransaction {
             arguments: [account, Self.jsonArray(gmailIDs)])
     }
 }
+
+extension StoreTransaction {
+    /// Which of `gmailIDs` are stored: one indexed lookup per id asked, whatever the mailbox size, so
+    /// an incremental sync's cost follows its changes, not the mailbox (invariant 6).
+    public func storedGmailIDs(among gmailIDs: [String], in account: AccountID) throws -> Set<String> {
+        guard !gmailIDs.isEmpty else { return [] }
+        return Set(try String.fetchAll(
+            db,
+            sql: """
+                SELECT m.gmail_id FROM json_each(?) AS wanted
+                JOIN message m ON m.account_id = ? AND m.gmail_id = wanted.value
+                """,
+            arguments: [Self.jsonArray(gmailIDs), account]))
+    }
+
+    /// Every conversation of the account, for the rollup pass that ends a full sync.
+    public func conversationIDs(in account: AccountID) throws -> Set<ConversationID> {
+        Set(try ConversationID.fetchAll(db, sql: "SELECT id FROM conversation WHERE account_id = ?", arguments: [account]))
+    }
+}

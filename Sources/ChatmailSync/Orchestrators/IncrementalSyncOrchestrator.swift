@@ -15,8 +15,9 @@ struct IncrementalSyncOrchestrator: Sendable {
     func run(account: AccountID, from start: UInt64, finishingFullSync: Bool = false, report: inout SyncReport) async throws -> UInt64 {
         let listing = try await gmail.listHistory(startHistoryID: start)  // every page, never truncated
         let plan = HistoryPlan(records: listing.records)
+        let candidates = plan.candidateIDs
         let (stored, retry) = try await store.write { tx in
-            (try tx.storedGmailIDs(in: account), try tx.failedGmailIDs(in: account))
+            (try tx.storedGmailIDs(among: candidates, in: account), try tx.failedGmailIDs(in: account))
         }
         let toFetch = plan.idsToFetch(stored: stored) + retry.filter { !plan.deleted.contains($0) && !stored.contains($0) }
         let fetched = try await FetchPhase(gmail: gmail).run(Array(NSOrderedSetLite(toFetch)))

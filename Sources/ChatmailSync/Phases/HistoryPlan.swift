@@ -32,6 +32,12 @@ struct HistoryPlan: Sendable, Equatable {
         }
     }
 
+    /// Every id the plan may download (added or relabelled, not deleted): the only ids whose presence
+    /// in the store needs checking.
+    var candidateIDs: [String] {
+        Array(Set(added).union(labelDeltas.keys).subtracting(deleted)).sorted()
+    }
+
     /// Ids to download in full: added or relabelled messages we do not store, unless deleted since.
     /// A label change on a message we never stored (mail moved out of spam, say) brings it in.
     func idsToFetch(stored: Set<String>) -> [String] {
