@@ -43,10 +43,15 @@ struct Serve: AsyncParsableCommand {
         let running = try await EmulatorServer.start(configuration)
         // Unbuffered write: scripts read the first line to learn the port.
         FileHandle.standardOutput.write(Data((running.baseURL + "\n").utf8))
-        let signals = [SIGINT, SIGTERM].map { signalNumber -> any DispatchSourceSignal in
+        let signals = [SIGINT, SIGTERM].map { (signalNumber: Int32) -> any DispatchSourceSignal in
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber)
-            source.setEventHandler { Task { await running.shutdown() } }
+            source.setEventHandler {
+                Task { await running.shutdown() }
+                // A graceful shutdown waits for clients' idle keep-alive connections, which may never close;
+                // a signal must still end the process, so it exits after 2 s regardless.
+                DispatchQueue.global().asyncAfter(deadline: .now() + 2) { Foundation.exit(0) }
+            }
             source.resume()
             return source
         }

@@ -11,7 +11,7 @@ enum MailboxLoader {
         case .messages(let items):
             for item in items { await mailbox.insert(raw: item.raw, labelNames: item.labels, recordHistory: false) }
         case .synthetic(let count):
-            var generator = SyntheticMailbox(seed: seed, account: mailbox.account)
+            var generator = SyntheticMailbox(seed: seed, account: mailbox.account, messageCount: count)
             for _ in 0..<count {
                 let (raw, labels) = generator.next()
                 await mailbox.insert(raw: raw, labelNames: labels, recordHistory: false)

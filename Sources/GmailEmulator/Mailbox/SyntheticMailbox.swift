@@ -18,9 +18,23 @@ struct SyntheticMailbox {
                            "Weekend plans", "Project kickoff", "Café meetup"]
     static let words = ["hello", "thanks", "meeting", "tomorrow", "draft", "budget", "review", "coffee", "plan", "ok"]
 
-    init(seed: UInt64, account: String) {
+    /// How many people write to this mailbox: the six named ones, then generated ones.
+    private let castSize: Int
+
+    /// - parameter messageCount: the mailbox's size. The cast grows with it (about one correspondent per
+    ///   ten messages, like a real mailbox): a fixed handful of people would make every conversation
+    ///   thousands of messages long at 100,000 messages, which no real inbox looks like.
+    init(seed: UInt64, account: String, messageCount: Int = 0) {
         random = SeededRandom(seed: seed ^ 0x5E7)
         self.account = account
+        castSize = max(SyntheticMailbox.people.count, messageCount / 10)
+    }
+
+    /// A correspondent: one of the named six, or a generated person beyond them.
+    private mutating func person() -> String {
+        let index = Int(random.next() % UInt64(castSize))
+        if index < SyntheticMailbox.people.count { return SyntheticMailbox.people[index] }
+        return "Person \(index) <person\(index)@example.com>"
     }
 
     private mutating func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
@@ -36,8 +50,8 @@ struct SyntheticMailbox {
         let messageID = "<syn-\(index)@synthetic.example>"
         let kind = random.next() % 10
         let fromMe = kind == 0
-        let from = fromMe ? "Me <\(account)>" : pick(SyntheticMailbox.people)
-        let to = kind == 1 ? pick(SyntheticMailbox.groups) : (fromMe ? pick(SyntheticMailbox.people) : account)
+        let from = fromMe ? "Me <\(account)>" : person()
+        let to = kind == 1 ? pick(SyntheticMailbox.groups) : (fromMe ? person() : account)
         var headers = "From: \(from)\r\nTo: \(to)\r\nDate: \(date)\r\nMessage-ID: \(messageID)\r\nMIME-Version: 1.0\r\n"
         var labels = fromMe ? ["SENT"] : ["INBOX", "CATEGORY_PERSONAL"]
         if !fromMe && random.next() % 3 == 0 { labels.append("UNREAD") }
