@@ -75,6 +75,21 @@ import Testing
             #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
         }
     }
+
+    @Test("Gmail-id lookups search the (account_id, gmail_id) index per id instead of scanning the mailbox")
+    func gmailIDLookupPlan() async throws {
+        try await withTemporaryStore { _, path throws in
+            let plan = try DatabaseQueue(path: path.path).read { db in
+                try Row.fetchAll(
+                    db, sql: "EXPLAIN QUERY PLAN SELECT m.id \(StoreTransaction.wantedMessagesJoin)",
+                    arguments: ["[\"a\",\"b\"]", 1]
+                ).map { $0["detail"] as String }
+            }
+            // The outer loop walks the wanted ids; each probes the unique index with BOTH columns.
+            #expect(plan.first?.hasPrefix("SCAN wanted") == true, "\(plan)")
+            #expect(plan.contains { $0.hasPrefix("SEARCH m") && $0.contains("(account_id=? AND gmail_id=?)") }, "\(plan)")
+        }
+    }
 }
 
 @Suite struct PersonResolutionTests {

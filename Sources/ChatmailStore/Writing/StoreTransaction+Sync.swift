@@ -123,11 +123,7 @@ extension StoreTransaction {
     public func storedGmailIDs(among gmailIDs: [String], in account: AccountID) throws -> Set<String> {
         guard !gmailIDs.isEmpty else { return [] }
         return Set(try String.fetchAll(
-            db,
-            sql: """
-                SELECT m.gmail_id FROM json_each(?) AS wanted
-                JOIN message m ON m.account_id = ? AND m.gmail_id = wanted.value
-                """,
+            db, sql: "SELECT m.gmail_id \(Self.wantedMessagesJoin)",
             arguments: [Self.jsonArray(gmailIDs), account]))
     }
 
