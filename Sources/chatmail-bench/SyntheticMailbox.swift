@@ -1,4 +1,5 @@
 import ChatmailStore
+import GmailEmulator  // SeededRandom: the same SplitMix64 the emulator's synthetic mailbox uses
 
 /// A deterministic synthetic mailbox: people, groups, newsletters and one very long conversation.
 ///
@@ -40,7 +41,7 @@ struct SyntheticMailbox {
         return 1 + index % max(1, conversationCount - 1)
     }
 
-    func message(_ index: Int, random: inout SplitMix64) -> MessageInput {
+    func message(_ index: Int, random: inout SeededRandom) -> MessageInput {
         let conversation = conversationIndex(ofMessage: index)
         let person = Self.person(conversation)
         let isNewsletter = conversation % 10 == 9
@@ -79,7 +80,7 @@ struct SyntheticMailbox {
     /// per transaction, then one rollup pass over every conversation that was touched.
     @discardableResult
     func seed(into store: ChatmailStore, batchSize: Int = 500, progress: (Int) -> Void = { _ in }) throws -> SeedTimings {
-        var random = SplitMix64(seed: 42)
+        var random = SeededRandom(seed: 42)
         let account = try store.write { tx in try tx.ensureAccount(email: Self.me.address) }
         var touched = Set<ConversationID>()
         var start = 0
@@ -103,18 +104,5 @@ struct SyntheticMailbox {
         try store.write { tx in try tx.recomputeRollups(for: touched) }
         let done = ContinuousClock.now
         return SeedTimings(persistSeconds: persisting.seconds, rollupSeconds: (done - rollupStart).seconds)
-    }
-}
-
-/// A small, fast, seedable random number generator (Vigna's SplitMix64).
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+@testable import ChatmailCLI
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -6,34 +7,16 @@ import Testing
 
 /// A `gmail-emulator serve` child process for end-to-end CLI tests; always terminated.
 final class EmulatorProcess {
-    let process = Process()
-    let baseURL: URL
-    static let clientID = "emulator-client.apps.googleusercontent.com"
+    private let child: EmulatorChild
+    var baseURL: URL { child.baseURL }
+    static let clientID = EmulatorChild.clientID
 
     init(synthetic count: Int = 12) throws {
-        process.executableURL = CLIFixture.executable.deletingLastPathComponent().appendingPathComponent("gmail-emulator")
-        process.arguments = ["serve", "--synthetic", String(count), "--seed", "3", "--me", "me@example.org"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data([0x0A]) { line.append(byte) }
-        guard let url = URL(string: String(decoding: line, as: UTF8.self)) else {
-            process.terminate()
-            throw CocoaError(.featureUnsupported)
-        }
-        baseURL = url
+        child = try EmulatorChild(serveArguments: ["--synthetic", String(count), "--seed", "3", "--me", "me@example.org"])
     }
 
-    deinit {
-        // Never leave a server behind, and never wait long for one: SIGTERM, then SIGKILL after 3 s.
-        if process.isRunning { process.terminate() }
-        let deadline = Date().addingTimeInterval(3)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
+    // Never leave a server behind, and never wait long for one: SIGTERM, then SIGKILL after 3 s.
+    deinit { child.stop() }
 
     /// The environment that points chatmail at this emulator.
     var environment: [String: String] {

@@ -86,19 +86,28 @@ struct Demo: AsyncParsableCommand {
 }
 
 /// The `gmail-emulator` executable built beside `chatmail`, run as a child process.
+///
+/// The CLI's end-to-end tests start theirs through this type too (the test binary sits beside it).
 final class EmulatorChild {
     static let clientID = "emulator-client.apps.googleusercontent.com"
     private let process = Process()
     let baseURL: URL
 
-    init(mailbox: URL, me: String) throws {
+    /// Serves `mailbox` (a directory in the demo-mailbox layout) for the account `me`.
+    convenience init(mailbox: URL, me: String) throws {
+        try self.init(serveArguments: ["--mailbox", mailbox.path, "--me", me])
+    }
+
+    /// Runs `gmail-emulator serve` with `serveArguments` plus this client id, and reads the base URL
+    /// it prints on its first stdout line.
+    init(serveArguments: [String]) throws {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("gmail-emulator")
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw CommandError.badInput("gmail-emulator is not built beside chatmail (\(executable.path)); run `swift build`")
         }
         process.executableURL = executable
-        process.arguments = ["serve", "--mailbox", mailbox.path, "--me", me, "--client-id", Self.clientID]
+        process.arguments = ["serve"] + serveArguments + ["--client-id", Self.clientID]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
