@@ -50,6 +50,14 @@ enum ExitStatus: Int32, Sendable {
             switch error {
             case .invalidURL: self = .usage
             }
+        case is SearchError:
+            self = .usage
+        case let error as ExportError:
+            switch error {
+            case .attachmentsNeedLogin: self = .notLoggedIn
+            case .notADirectory: self = .usage
+            case .wouldOverwrite, .writeFailed, .attachmentUnavailable, .attachmentsFailed: self = .failure
+            }
         case let error as CommandError:
             switch error {
             case .personNotFound, .personAmbiguous: self = .personNotFound

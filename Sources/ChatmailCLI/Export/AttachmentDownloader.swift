@@ -1,0 +1,98 @@
+import ChatmailStore
+import Foundation
+import GmailAPI
+
+/// Fetches attachment bytes from Gmail for `export --attachments`.
+///
+/// Attachment ids are ephemeral (contract §3.5): the id saved at sync time is tried first, and when
+/// Gmail no longer knows it, the message is fetched again and the same MIME part (by part id) is read,
+/// inline or through its fresh attachment id.
+struct AttachmentDownloader: Sendable {
+    let client: GmailClient
+
+    /// A downloader for the logged-in account.
+    /// - throws: ``ExportError/attachmentsNeedLogin`` when this home has no saved login.
+    static func loggedIn(_ env: AppEnvironment) throws -> AttachmentDownloader {
+        let settings = try GmailSettings.resolve(environment: env.environment)
+        do {
+            return AttachmentDownloader(client: try GmailSession.client(environment: env, settings: settings))
+        } catch StoreError.noAccount {
+            throw ExportError.attachmentsNeedLogin
+        }
+    }
+
+    func data(for source: AttachmentSource) async throws -> Data {
+        if let id = source.gmailAttachmentID {
+            do {
+                return try Self.decode(try await client.getAttachment(messageID: source.gmailID, attachmentID: id))
+            } catch GmailAPIError.notFound, GmailAPIError.badRequest {
+                // The id expired: fall through to a fresh copy of the message.
+            }
+        }
+        let message = try await client.getMessage(id: source.gmailID, format: .full)
+        guard let part = message.payload.flatMap({ Self.part(source.partID, in: $0) }) else {
+            throw ExportError.attachmentUnavailable("the message no longer has part \(source.partID)")
+        }
+        if let data = part.body?.data { return try Self.decode(MessagePartBody(data: data)) }
+        if let id = part.body?.attachmentId {
+            return try Self.decode(try await client.getAttachment(messageID: source.gmailID, attachmentID: id))
+        }
+        return Data()  // an empty part
+    }
+
+    static func part(_ id: String, in part: MessagePart) -> MessagePart? {
+        if part.partId == id { return part }
+        for child in part.parts {
+            if let found = Self.part(id, in: child) { return found }
+        }
+        return nil
+    }
+
+    /// base64url, padded or not (contract §2.4).
+    static func decode(_ body: MessagePartBody) throws -> Data {
+        guard let text = body.data else { return Data() }
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 = base64.filter { !$0.isWhitespace }
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard let data = Data(base64Encoded: base64) else {
+            throw ExportError.attachmentUnavailable("Gmail sent data that is not base64url")
+        }
+        return data
+    }
+}
+
+/// Errors of `chatmail export`.
+enum ExportError: Error, Sendable, Equatable {
+    /// A file or folder the export would write already exists and `--force` was not given.
+    case wouldOverwrite(path: String, count: Int)
+    /// `-o` names something that is not a directory where one is needed.
+    case notADirectory(String)
+    case writeFailed(path: String, reason: String)
+    /// `--attachments` without a saved login.
+    case attachmentsNeedLogin
+    /// One attachment could not be fetched (reported per file, not thrown out of the export).
+    case attachmentUnavailable(String)
+    /// The export finished, but some attachments could not be saved.
+    case attachmentsFailed(count: Int, first: String)
+}
+
+extension ExportError: LocalizedError {
+    var errorDescription: String? {
+        switch self {
+        case .wouldOverwrite(let path, let count):
+            count == 1
+                ? "\(path) already exists; nothing was written. Pass --force to overwrite it."
+                : "\(path) and \(count - 1) more already exist; nothing was written. Pass --force to overwrite them."
+        case .notADirectory(let path):
+            "\(path) exists and is not a directory; --all needs a directory to write into."
+        case .writeFailed(let path, let reason):
+            "Could not write \(path): \(reason)."
+        case .attachmentsNeedLogin:
+            "--attachments downloads from Gmail, and this chatmail home is not logged in. Run `chatmail login` first, or export without --attachments."
+        case .attachmentUnavailable(let reason):
+            "The attachment is not available: \(reason)."
+        case .attachmentsFailed(let count, let first):
+            "The export was written, but \(count) attachment\(count == 1 ? "" : "s") could not be downloaded (first: \(first))."
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import GRDB
+
+/// Text with the parts that matched a search marked.
+public struct MarkedText: Sendable, Equatable {
+    public struct Segment: Sendable, Equatable {
+        public var text: String
+        public var isMatch: Bool
+
+        public init(text: String, isMatch: Bool) {
+            self.text = text
+            self.isMatch = isMatch
+        }
+    }
+
+    public var segments: [Segment]
+
+    public init(segments: [Segment]) {
+        self.segments = segments
+    }
+
+    /// The text without marks.
+    public var plain: String { segments.map(\.text).joined() }
+
+    /// FTS5 wraps matches in these (control characters never survive the text pipeline, so they cannot
+    /// come from the mail itself; any that did would only split a segment).
+    static let open: Character = "\u{2}", close: Character = "\u{3}"
+
+    init(marked: String) {
+        var segments: [Segment] = []
+        var current = ""
+        var inMatch = false
+        for character in marked {
+            if character == Self.open || character == Self.close {
+                if !current.isEmpty { segments.append(Segment(text: current, isMatch: inMatch)) }
+                current = ""
+                inMatch = character == Self.open
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty { segments.append(Segment(text: current, isMatch: inMatch)) }
+        self.segments = segments
+    }
+}
+
+/// One message that matched a search.
+public struct SearchHit: Sendable, Equatable {
+    public var messageID: MessageID
+    public var gmailID: String
+    public var conversation: ConversationSummary
+    public var from: EmailAddress
+    public var isFromMe: Bool
+    public var internalDateMs: Int64
+    /// The whole subject, matches marked.
+    public var subject: MarkedText
+    /// A few words of the bubble text around the best match, matches marked.
+    public var snippet: MarkedText
+    /// FTS5's bm25 score: lower is a better match.
+    public var score: Double
+}
+
+extension ChatmailStore {
+    /// How much a match in the subject weighs against one in the bubble text, for bm25.
+    static let subjectWeight = 2.0
+
+    /// Full-text search over subjects and bubble text, best matches first (bm25, subject matches
+    /// weighted ×2, newer first on ties). Trashed and spam messages are left out.
+    ///
+    /// Runs in two steps so the costly `snippet()` is computed only for the rows shown: first the ids
+    /// and scores of the best `limit` matches, then the marked text of those.
+    ///
+    /// - Parameter conversation: only messages of this conversation (`search --person`).
+    /// - throws: ``SearchError/badQuery(_:)`` when FTS5 rejects the query.
+    public func search(
+        _ query: SearchQuery, in account: AccountID, conversation: ConversationID? = nil, limit: Int = 20
+    ) throws -> [SearchHit] {
+        precondition(limit > 0, "A search needs a positive limit, not \(limit)")
+        do {
+            return try read { db in
+                let ranked = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT m.id, m.conversation_id, bm25(message_fts, \(Self.subjectWeight), 1.0) AS score
+                        FROM message_fts JOIN message m ON m.id = message_fts.rowid
+                        WHERE message_fts MATCH :query AND m.account_id = :account
+                          \(conversation == nil ? "" : "AND m.conversation_id = :conversation")
+                          AND NOT EXISTS (SELECT 1 FROM message_label ml JOIN label l ON l.id = ml.label_id
+                                          WHERE ml.message_id = m.id AND l.gmail_id IN ('TRASH', 'SPAM'))
+                        ORDER BY score, m.internal_date_ms DESC, m.id DESC
+                        LIMIT :limit
+                        """,
+                    arguments: ["query": query.expression, "account": account, "conversation": conversation, "limit": limit])
+                guard !ranked.isEmpty else { return [] }
+                let conversationIDs = Array(Set(ranked.map { $0["conversation_id"] as ConversationID }))
+                let summaries = try Self.summaries(
+                    from: Row.fetchAll(
+                        db, sql: "SELECT * FROM conversation WHERE id IN (SELECT value FROM json_each(?))",
+                        arguments: ["[" + conversationIDs.map { String($0.rawValue) }.joined(separator: ",") + "]"]),
+                    in: db)
+                let byID = Dictionary(uniqueKeysWithValues: summaries.map { ($0.id, $0) })
+                let details = try db.cachedStatement(sql: """
+                    SELECT m.gmail_id, m.from_address, m.from_name, m.is_from_me, m.internal_date_ms,
+                           highlight(message_fts, 0, char(2), char(3)) AS subject,
+                           snippet(message_fts, 1, char(2), char(3), '…', 16) AS snippet
+                    FROM message_fts JOIN message m ON m.id = message_fts.rowid
+                    WHERE message_fts MATCH ? AND message_fts.rowid = ?
+                    """)
+                return try ranked.compactMap { row -> SearchHit? in
+                    let id: MessageID = row["id"]
+                    guard let conversation = byID[row["conversation_id"]],
+                          let detail = try Row.fetchOne(details, arguments: [query.expression, id])
+                    else { return nil }
+                    return SearchHit(
+                        messageID: id, gmailID: detail["gmail_id"], conversation: conversation,
+                        from: EmailAddress(address: detail["from_address"], name: detail["from_name"]),
+                        isFromMe: detail["is_from_me"], internalDateMs: detail["internal_date_ms"],
+                        subject: MarkedText(marked: detail["subject"] ?? ""), snippet: MarkedText(marked: detail["snippet"] ?? ""),
+                        score: row["score"])
+                }
+            }
+        } catch let error as DatabaseError where !error.isLockError && error.resultCode == .SQLITE_ERROR {
+            // FTS5 reports query syntax as SQLITE_ERROR ("fts5: syntax error near …", "no such column: x").
+            var reason = error.message ?? "syntax error"
+            if reason.hasPrefix("fts5: ") { reason.removeFirst("fts5: ".count) }
+            throw SearchError.badQuery(reason)
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import TextSafety
+
+/// Turns email text into CommonMark that renders as exactly that text.
+///
+/// Email is hostile input: a body can hold `<script>`, `# heading`, `---`, `| table |`,
+/// `[link](javascript:…)` or backticks. Every character that could open Markdown structure is
+/// backslash-escaped (CommonMark lets any ASCII punctuation be escaped, and renders the escape as the
+/// bare character), so the only structure in an export is the structure the exporter writes. The
+/// rules, per line:
+///
+/// - always escaped: `\` `` ` `` `*` `[` `]` `<` `|` `~` `$` (no HTML, autolinks, links, images,
+///   reference definitions, code spans or fences, emphasis, GFM tables or strikethrough, Obsidian
+///   wikilinks or math);
+/// - `_` unless it sits between two letters or digits (`snake_case` stays readable and cannot open
+///   emphasis there); `&` before `#` or a letter (no entity references); `%` before `%` (Obsidian comments);
+/// - at the start of a line: `#` `>` `-` `+` `=` `:` and the `.`/`)` of `1.`/`1)` (no headings,
+///   block quotes, lists, thematic breaks, setext underlines, front matter or table delimiter rows);
+/// - leading spaces and tabs become no-break spaces, which keep the indentation visible without
+///   starting an indented code block;
+/// - `http://` and `https://` URLs become autolinks (`<https://…>`), so real links stay clickable.
+///
+/// Lines also go through the shared `UnsafeScalars` policy, so a file that is `cat` to a terminal is
+/// as safe as chatmail's own output.
+public enum MarkdownText {
+    /// The text as paragraphs: lines of one paragraph end in a backslash hard break (email line breaks
+    /// are meaningful), runs of blank lines become one paragraph break, trailing spaces are dropped.
+    ///
+    /// - Returns: the Markdown lines, with `""` between paragraphs; empty for text with no content.
+    public static func blocks(_ text: String) -> [String] {
+        var output: [String] = []
+        var paragraph: [String] = []
+        func endParagraph() {
+            guard !paragraph.isEmpty else { return }
+            if !output.isEmpty { output.append("") }
+            for (index, line) in paragraph.enumerated() {
+                output.append(index == paragraph.count - 1 ? line : line + "\\")
+            }
+            paragraph.removeAll()
+        }
+        for rawLine in UnsafeScalars.neutralize(text).split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = rawLine.trimmingTrailingWhitespace()
+            if trimmed.allSatisfy({ $0 == " " || $0 == "\t" }) {
+                endParagraph()
+            } else {
+                paragraph.append(escapeLine(trimmed))
+            }
+        }
+        endParagraph()
+        return output
+    }
+
+    /// One line of text made inert. Newlines must already be gone; see ``blocks(_:)`` for text.
+    ///
+    /// - Parameter headingContent: also escape every `#`, so a trailing `#` is not taken for the
+    ///   closing sequence of an ATX heading.
+    public static func escapeLine(_ line: Substring, headingContent: Bool = false) -> String {
+        let characters = Array(UnsafeScalars.neutralize(String(line)))
+        var output = ""
+        output.reserveCapacity(characters.count + 8)
+        var index = 0
+        // Leading indentation: visible, but never an indented code block or a list continuation.
+        while index < characters.count, characters[index] == " " || characters[index] == "\t" {
+            output += characters[index] == "\t" ? "\u{00A0}\u{00A0}\u{00A0}\u{00A0}" : "\u{00A0}"
+            index += 1
+        }
+        let contentStart = index
+        while index < characters.count {
+            if let url = url(in: characters, at: index) {
+                output += "<" + autolinkDestination(url.text) + ">"
+                index = url.end
+                continue
+            }
+            let character = characters[index]
+            let previous = index > 0 ? characters[index - 1] : nil
+            let next = index + 1 < characters.count ? characters[index + 1] : nil
+            if needsEscape(character, previous: previous, next: next, atStart: index == contentStart, headingContent: headingContent) {
+                output += "\\"
+            }
+            output.append(character)
+            // `1.` / `12)` at the start of a line: escape the delimiter of an ordered-list marker.
+            if index == contentStart, character.isASCIIDigit {
+                var end = index
+                while end + 1 < characters.count, characters[end + 1].isASCIIDigit, end - index < 9 { end += 1 }
+                if end + 1 < characters.count, characters[end + 1] == "." || characters[end + 1] == ")" {
+                    output += String(characters[(index + 1)...end]) + "\\" + String(characters[end + 1])
+                    index = end + 2
+                    continue
+                }
+            }
+            index += 1
+        }
+        return output
+    }
+
+    static let alwaysEscaped: Set<Character> = ["\\", "`", "*", "[", "]", "<", "|", "~", "$"]
+    static let escapedAtLineStart: Set<Character> = ["#", ">", "-", "+", "=", ":"]
+
+    static func needsEscape(_ c: Character, previous: Character?, next: Character?, atStart: Bool, headingContent: Bool) -> Bool {
+        if alwaysEscaped.contains(c) { return true }
+        if atStart && escapedAtLineStart.contains(c) { return true }
+        switch c {
+        case "_":
+            return !(previous?.isWordCharacter ?? false) || !(next?.isWordCharacter ?? false)
+        case "&":
+            return next == "#" || (next?.isASCIILetter ?? false)
+        case "%":
+            return next == "%"
+        case "#":
+            return headingContent
+        default:
+            return false
+        }
+    }
+
+    /// An `http(s)://` URL starting at `index`, GFM-style: it runs to whitespace or `<`, then loses
+    /// trailing punctuation and unbalanced closing parentheses.
+    static func url(in characters: [Character], at index: Int) -> (text: String, end: Int)? {
+        guard characters[index] == "h" || characters[index] == "H" else { return nil }
+        if index > 0, characters[index - 1].isWordCharacter { return nil }
+        let schemes = ["https://", "http://"]
+        guard let scheme = schemes.first(where: { matches($0, characters, at: index) }) else { return nil }
+        var end = index + scheme.count
+        while end < characters.count, !characters[end].isWhitespace, characters[end] != "<", characters[end] != ">",
+              characters[end] != "\"", characters[end] != "`"
+        {
+            end += 1
+        }
+        // Trailing punctuation belongs to the sentence, and a `)` only to the URL when it closes a `(`.
+        while end > index + scheme.count {
+            let last = characters[end - 1]
+            if ".,:;!?'*_~".contains(last) {
+                end -= 1
+            } else if last == ")" {
+                let slice = characters[index..<end]
+                if slice.filter({ $0 == ")" }).count > slice.filter({ $0 == "(" }).count { end -= 1 } else { break }
+            } else {
+                break
+            }
+        }
+        guard end > index + scheme.count else { return nil }
+        return (String(characters[index..<end]), end)
+    }
+
+    private static func matches(_ prefix: String, _ characters: [Character], at index: Int) -> Bool {
+        var position = index
+        for expected in prefix {
+            guard position < characters.count, characters[position].lowercased() == String(expected) else { return false }
+            position += 1
+        }
+        return true
+    }
+
+    /// The URL as an autolink destination. Backslash escapes do not work inside `<…>`, so the few
+    /// characters that matter are percent-encoded: `|` (GFM splits table cells before inline parsing),
+    /// `\`, and anything outside printable ASCII stays as it is (autolinks allow it).
+    static func autolinkDestination(_ url: String) -> String {
+        var output = ""
+        for scalar in url.unicodeScalars {
+            switch scalar {
+            case "|": output += "%7C"
+            case "\\": output += "%5C"
+            case " ": output += "%20"
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
+    }
+
+    /// A link destination for a relative path chatmail made itself (already safe characters), in
+    /// pointy brackets with everything but unreserved characters and `/` percent-encoded.
+    public static func linkDestination(path: String) -> String {
+        var output = "<"
+        for byte in path.utf8 {
+            let isUnreserved = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x2F
+            if isUnreserved {
+                output.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                output += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return output + ">"
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+    var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+    /// A letter or digit in any script: `_` between two of these cannot open or close emphasis.
+    var isWordCharacter: Bool { isLetter || isNumber }
+}
+
+extension Substring {
+    func trimmingTrailingWhitespace() -> Substring {
+        var end = endIndex
+        while end > startIndex {
+            let before = index(before: end)
+            guard self[before] == " " || self[before] == "\t" else { break }
+            end = before
+        }
+        return self[startIndex..<end]
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

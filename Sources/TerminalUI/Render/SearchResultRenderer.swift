@@ -1,0 +1,92 @@
+import ChatmailStore
+
+/// Renders search results: for each hit, who wrote it and when, the command that opens the
+/// conversation, the subject and a snippet with the matching words highlighted.
+///
+/// Matches are shown in bold on a colour terminal; when colour is off (piped, `NO_COLOR`,
+/// `--color never`) they are wrapped in ``plainMarks`` so they still stand out in plain text.
+public struct SearchResultRenderer: Sendable {
+    public var width: Int
+    public var time: TimeFormatting
+    public var palette: Palette
+
+    /// Marks around a match when colour is off.
+    public static let plainMarks = (open: "**", close: "**")
+
+    public init(width: Int, time: TimeFormatting, palette: Palette) {
+        self.width = width
+        self.time = time
+        self.palette = palette
+    }
+
+    /// - Parameter openCommands: the `chatmail show …` command that opens each hit's conversation.
+    public func render(_ hits: [SearchHit], openCommands: [ConversationID: String]) -> String {
+        guard !hits.isEmpty else { return "No messages match.\n" }
+        var blocks: [String] = []
+        for hit in hits {
+            var lines: [String] = []
+            let author = hit.isFromMe ? "You" : TerminalSafeText.singleLine(hit.from.name ?? hit.from.address)
+            let title = TerminalSafeText.singleLine(hit.conversation.title)
+            let when = time.dayHeading(hit.internalDateMs) + " " + time.clockTime(hit.internalDateMs)
+            let header = DisplayWidth.truncate(author == title ? "\(author) · \(when)" : "\(author) in \(title) · \(when)", toWidth: width)
+            lines.append(palette.paint(header, .bold))
+            if let open = openCommands[hit.conversation.id] {
+                lines.append(palette.paint(DisplayWidth.truncate("  " + open, toWidth: width), .dim))
+            }
+            if !hit.subject.plain.isEmpty {
+                lines.append("  Subject: " + highlighted(hit.subject))
+            }
+            // Not wrapped: a snippet is a few words, and wrapping would have to see through the highlights.
+            let snippet = highlighted(hit.snippet)
+            if !snippet.isEmpty { lines.append("  " + snippet) }
+            blocks.append(lines.joined(separator: "\n"))
+        }
+        return blocks.joined(separator: "\n\n") + "\n"
+    }
+
+    /// The text on one line, terminal-safe, with matches in bold or between marks.
+    func highlighted(_ text: MarkedText) -> String {
+        text.segments.map { segment in
+            let safe = TerminalSafeText.singleLine(segment.text)
+            let spaced = (segment.text.first?.isWhitespace == true ? " " : "") + safe
+                + (segment.text.last?.isWhitespace == true && !safe.isEmpty ? " " : "")
+            guard segment.isMatch, !safe.isEmpty else { return spaced }
+            return palette.isEnabled
+                ? palette.paint(spaced, .bold)
+                : Self.plainMarks.open + spaced + Self.plainMarks.close
+        }.joined()
+    }
+
+    /// The results as JSON: an array of `{conversation:{id,title}, open, messageId, gmailId, from,
+    /// isFromMe, date, subject, snippet, highlights, score}`, best match first. `snippet` is plain text;
+    /// `highlights` lists the matched words in order.
+    public func renderJSON(_ hits: [SearchHit], openCommands: [ConversationID: String]) throws -> String {
+        try JSONRenderer(time: time).encode(hits.map { hit in
+            SearchHitJSON(
+                conversation: .init(id: hit.conversation.id.rawValue, title: hit.conversation.title),
+                open: openCommands[hit.conversation.id] ?? "", messageId: hit.messageID.rawValue, gmailId: hit.gmailID,
+                from: AddressJSON(hit.from), isFromMe: hit.isFromMe, date: time.iso8601(hit.internalDateMs),
+                subject: hit.subject.plain, snippet: hit.snippet.plain,
+                highlights: (hit.subject.segments + hit.snippet.segments).filter(\.isMatch).map(\.text), score: hit.score)
+        })
+    }
+}
+
+struct SearchHitJSON: Encodable {
+    struct Conversation: Encodable {
+        var id: Int64
+        var title: String
+    }
+
+    var conversation: Conversation
+    var open: String
+    var messageId: Int64
+    var gmailId: String
+    var from: AddressJSON
+    var isFromMe: Bool
+    var date: String
+    var subject: String
+    var snippet: String
+    var highlights: [String]
+    var score: Double
+}
