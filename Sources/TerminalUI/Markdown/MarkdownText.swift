@@ -82,7 +82,7 @@ public enum MarkdownText {
                 var end = index
                 while end + 1 < characters.count, characters[end + 1].isASCIIDigit, end - index < 9 { end += 1 }
                 if end + 1 < characters.count, characters[end + 1] == "." || characters[end + 1] == ")" {
-                    output += String(characters[(index + 1)...end]) + "\\" + String(characters[end + 1])
+                    output += String(characters[(index + 1)..<(end + 1)]) + "\\" + String(characters[end + 1])
                     index = end + 2
                     continue
                 }

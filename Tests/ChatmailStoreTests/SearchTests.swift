@@ -1,0 +1,111 @@
+import Foundation
+import GRDB
+import Testing
+@testable import ChatmailStore
+
+@Suite struct SearchQueryTests {
+    @Test("plain words are quoted phrases joined by AND; punctuation inside words is harmless")
+    func plainWords() throws {
+        #expect(try SearchQuery("lunch friday").expression == "\"lunch\" \"friday\"")
+        #expect(try SearchQuery("don't e-mail 10:30 AT&T C++").expression == "\"don't\" \"e-mail\" \"10:30\" \"AT&T\" \"C++\"")
+        #expect(try SearchQuery("meet*").expression == "\"meet\"*")
+        #expect(try SearchQuery("or and not").isAdvanced == false)  // lowercase words are words
+        #expect(throws: SearchError.emptyQuery) { try SearchQuery("  \t ") }
+    }
+
+    @Test("operators, quotes, parentheses and column filters switch to FTS5 syntax")
+    func advanced() throws {
+        for text in ["\"exact phrase\"", "lunch OR dinner", "report NOT draft", "(a b)", "subject:invoice", "NEAR(a b)", "^start"] {
+            let query = try SearchQuery(text)
+            #expect(query.isAdvanced, "\(text)")
+            #expect(query.expression == text)
+        }
+    }
+}
+
+@Suite struct SearchTests {
+    @Test("results are ranked by bm25 with subject matches weighted, then newest first")
+    func ranking() async throws {
+        try await withTemporaryStore { store, _ throws in
+            let (account, _) = try store.seed([
+                message("once", from: alice, at: 1_000, text: "the garden party was fun and the weather nice and warm all day long"),
+                message("often", from: bob, at: 2_000, text: "garden garden garden: the garden is lovely"),
+                message("subject", from: carol, at: 3_000, text: "see the plans attached", subject: "Garden plans"),
+                message("none", from: carol, at: 4_000, text: "nothing about it"),
+            ])
+            let hits = try store.search(try SearchQuery("garden"), in: account)
+            #expect(hits.map(\.gmailID) == ["often", "subject", "once"])
+            #expect(hits.map(\.score) == hits.map(\.score).sorted())
+            // Matches are marked in the subject and the snippet.
+            #expect(hits[1].subject.segments.contains(.init(text: "Garden", isMatch: true)))
+            #expect(hits[0].snippet.segments.filter(\.isMatch).map { $0.text.lowercased() } == ["garden", "garden", "garden", "garden"])
+            #expect(hits[0].snippet.plain.contains("the garden is lovely"))
+            #expect(try store.search(try SearchQuery("garden"), in: account, limit: 1).map(\.gmailID) == ["often"])
+        }
+    }
+
+    @Test("every plain word must match; prefixes and phrases work")
+    func words() async throws {
+        try await withTemporaryStore { store, _ throws in
+            let (account, _) = try store.seed([
+                message("a", from: alice, text: "meeting on friday, don't be late"),
+                message("b", from: bob, text: "friday lunch"),
+            ])
+            #expect(try store.search(try SearchQuery("friday"), in: account).map(\.gmailID).sorted() == ["a", "b"])
+            #expect(try store.search(try SearchQuery("friday lunch"), in: account).map(\.gmailID) == ["b"])
+            #expect(try store.search(try SearchQuery("meet*"), in: account).map(\.gmailID) == ["a"])
+            #expect(try store.search(try SearchQuery("don't"), in: account).map(\.gmailID) == ["a"])
+            #expect(try store.search(try SearchQuery("\"be late\""), in: account).map(\.gmailID) == ["a"])
+            #expect(try store.search(try SearchQuery("lunch OR meeting"), in: account).count == 2)
+        }
+    }
+
+    @Test("the conversation filter, and trashed or spam messages are left out")
+    func filters() async throws {
+        try await withTemporaryStore { store, _ throws in
+            let (account, upserts) = try store.seed([
+                message("a", from: alice, text: "budget draft"),
+                message("b", from: bob, text: "budget final"),
+                message("t", from: bob, labels: ["TRASH"], text: "budget trashed"),
+                message("s", from: carol, labels: ["SPAM"], text: "budget spam"),
+            ])
+            #expect(try store.search(try SearchQuery("budget"), in: account).map(\.gmailID).sorted() == ["a", "b"])
+            let bobs = try #require(upserts[1].affectedConversations.first)
+            let hits = try store.search(try SearchQuery("budget"), in: account, conversation: bobs)
+            #expect(hits.map(\.gmailID) == ["b"])
+            #expect(hits.first?.conversation.title == "Bob Smith")
+        }
+    }
+
+    @Test("a query FTS5 rejects is a SearchError with FTS5's reason, not an SQLite error")
+    func badQuery() async throws {
+        try await withTemporaryStore { store, _ throws in
+            let (account, _) = try store.seed([message("a", from: alice, text: "anything")])
+            for text in ["\"unterminated", "lunch AND", "nosuchcolumn: \"x\"", "(a OR"] {
+                #expect {
+                    _ = try store.search(try SearchQuery(text), in: account)
+                } throws: { error in
+                    guard case SearchError.badQuery(let reason) = error else { return false }
+                    return !reason.isEmpty && !reason.lowercased().contains("sqlite")
+                }
+            }
+        }
+    }
+
+    @Test("search sees the store's updates and deletes at once (the index is kept in step)")
+    func followsWrites() async throws {
+        try await withTemporaryStore { store, path throws in
+            let (account, _) = try store.seed([message("a", from: alice, text: "quokka"), message("b", from: bob, text: "wombat")])
+            try store.write { tx in
+                try tx.upsert(message("a", from: alice, text: "numbat"), in: account)
+                try tx.deleteMessages(gmailIDs: ["b"], in: account)
+            }
+            #expect(try store.search(try SearchQuery("quokka"), in: account).isEmpty)
+            #expect(try store.search(try SearchQuery("numbat"), in: account).map(\.gmailID) == ["a"])
+            #expect(try store.search(try SearchQuery("wombat"), in: account).isEmpty)
+            try DatabaseQueue(path: path.path).write { db in
+                try db.execute(sql: "INSERT INTO message_fts (message_fts, rank) VALUES ('integrity-check', 1)")
+            }
+        }
+    }
+}
