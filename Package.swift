@@ -160,16 +160,22 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Reads Markdown back with cmark-gfm, for the export tests of TerminalUI and the CLI.
+        .target(
+            name: "CommonMarkTestSupport",
+            path: "Tests/CommonMarkTestSupport",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", "ChatmailStore"],
+            dependencies: ["TerminalUI", "ChatmailStore", "CommonMarkTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ChatmailCLITests",
             // Depends on the executable so `swift test` always builds the binary the end-to-end tests run.
             dependencies: [
-                "ChatmailCLI", "ChatmailStore", "TerminalUI", "chatmail",
+                "ChatmailCLI", "ChatmailStore", "TerminalUI", "chatmail", "CommonMarkTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -1,6 +1,7 @@
 import ChatmailStore
 import Foundation
 import FoundationXML
+import CommonMarkTestSupport
 import Testing
 @testable import TerminalUI
 

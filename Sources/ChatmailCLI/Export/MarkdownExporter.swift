@@ -48,6 +48,10 @@ struct MarkdownExporter {
     func exportOne(_ conversation: ConversationSummary, to file: URL) async throws -> [String] {
         let folder = file.deletingLastPathComponent()
         let slug = SafeFileName.slug(conversation.title)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ExportError.writeFailed(path: file.path, reason: "\(folder.path) is not an existing directory")
+        }
         if !force {
             var existing = [file].filter(OutputFiles.exists)
             if downloader != nil { existing += [attachmentFolder(folder, slug)].filter(OutputFiles.exists) }

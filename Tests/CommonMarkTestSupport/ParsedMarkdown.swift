@@ -6,13 +6,13 @@ import FoundationXML
 ///
 /// Raw HTML is kept (`--unsafe`) and the table, autolink and strikethrough extensions are on, so an
 /// export that let any of these through would show them in the tree.
-struct ParsedMarkdown {
-    static let executable = "/usr/bin/cmark-gfm"
-    let root: XMLElement
+public struct ParsedMarkdown {
+    public static let executable = "/usr/bin/cmark-gfm"
+    public let root: XMLElement
 
     /// Parses `markdown` (without front matter) on a dedicated thread: waiting for a process must not
     /// block a thread of Swift's small cooperative pool.
-    static func parse(_ markdown: String) async throws -> ParsedMarkdown {
+    public static func parse(_ markdown: String) async throws -> ParsedMarkdown {
         let xml: String = try await withCheckedThrowingContinuation { continuation in
             Thread {
                 continuation.resume(with: Result { try runParser(markdown) })
@@ -26,8 +26,8 @@ struct ParsedMarkdown {
         return ParsedMarkdown(root: root)
     }
 
-    struct ParseFailure: Error, CustomStringConvertible {
-        var description: String
+    public struct ParseFailure: Error, CustomStringConvertible {
+        public var description: String
     }
 
     private static func runParser(_ markdown: String) throws -> String {
@@ -47,14 +47,14 @@ struct ParsedMarkdown {
     }
 
     /// Every element named `name`, anywhere in the tree.
-    func all(_ name: String) throws -> [XMLElement] {
+    public func all(_ name: String) throws -> [XMLElement] {
         try root.nodes(forXPath: "//\(name)").compactMap { $0 as? XMLElement }
     }
 
-    func count(_ name: String) throws -> Int { try all(name).count }
+    public func count(_ name: String) throws -> Int { try all(name).count }
 
     /// Heading counts by level.
-    func headings() throws -> [Int: Int] {
+    public func headings() throws -> [Int: Int] {
         var counts: [Int: Int] = [:]
         for heading in try all("heading") {
             counts[Int(heading.attribute(forName: "level")?.stringValue ?? "") ?? 0, default: 0] += 1
@@ -62,24 +62,24 @@ struct ParsedMarkdown {
         return counts
     }
 
-    func linkDestinations() throws -> [String] {
+    public func linkDestinations() throws -> [String] {
         try all("link").map { $0.attribute(forName: "destination")?.stringValue ?? "" }
     }
 
     /// The raw HTML fragments the parser found.
-    func rawHTML() throws -> [String] {
+    public func rawHTML() throws -> [String] {
         try (all("html_inline") + all("html_block")).map { $0.stringValue ?? "" }
     }
 
     /// All rendered text with every whitespace character removed, for "is this text present" checks
     /// that do not depend on line breaks.
-    func compactText() -> String {
+    public func compactText() -> String {
         (root.stringValue ?? "").filter { !$0.isWhitespace }
     }
 }
 
 /// Splits a document into its YAML front matter lines and the Markdown after it.
-func splitFrontMatter(_ text: String) -> (frontMatter: [String], body: String)? {
+public func splitFrontMatter(_ text: String) -> (frontMatter: [String], body: String)? {
     guard text.hasPrefix("---\n"), let end = text.range(of: "\n---\n", range: text.index(text.startIndex, offsetBy: 3)..<text.endIndex)
     else { return nil }
     let front = text[text.index(text.startIndex, offsetBy: 4)..<end.lowerBound].split(separator: "\n").map(String.init)
@@ -88,7 +88,7 @@ func splitFrontMatter(_ text: String) -> (frontMatter: [String], body: String)? 
 
 /// Checks that front matter lines are the simple YAML the exporter writes: `key: value` where the value is a
 /// double-quoted string, a number, a boolean or `[]`, and list items of participants.
-func frontMatterProblems(_ lines: [String]) -> [String] {
+public func frontMatterProblems(_ lines: [String]) -> [String] {
     let scalar = #"("([^"\\]|\\.)*"|[0-9]+|true|false|\[\])"#
     let patterns = [
         #"^[a-zA-Z]+: "# + scalar + "$",
@@ -103,7 +103,7 @@ func frontMatterProblems(_ lines: [String]) -> [String] {
 }
 
 /// Decodes a double-quoted YAML scalar as the exporter writes it.
-func yamlUnquote(_ quoted: String) -> String? {
+public func yamlUnquote(_ quoted: String) -> String? {
     guard quoted.hasPrefix("\""), quoted.hasSuffix("\""), quoted.count >= 2 else { return nil }
     var result = ""
     var scalars = Array(quoted.unicodeScalars.dropFirst().dropLast())[...]
