@@ -1,6 +1,7 @@
 import ChatmailStore
 import CommonMarkTestSupport
 import Foundation
+import GRDB
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -294,11 +295,21 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
         let calls = (log["requests"] as? [[String: Any]] ?? []).compactMap { $0["gmailMethod"] as? String }
         #expect(calls.filter { $0 == "messages.attachments.get" }.count >= 3, "\(calls)")
 
-        // Again into a fresh directory with --all: the same files, and an index.
+        // Attachment ids are ephemeral: with the saved ids expired, the exporter fetches the message again and
+        // uses the fresh id of the same part. Again into a fresh directory with --all: the same files.
+        try await DatabaseQueue(path: home.appendingPathComponent("chatmail.sqlite").path).write { db in
+            try db.execute(sql: "UPDATE attachment SET gmail_attachment_id = 'expired-id'")
+        }
         let all = scratch.appendingPathComponent("all")
         let exportAll = try await CLIFixture.run(
             ["export", "--all", "--home", home.path, "-o", all.path, "--attachments"], environment: emulator.environment)
         #expect(exportAll.status == 0, "\(exportAll.stderr)")
-        #expect(try filesUnder(all)["attachments/zoe-files/Q3-report.pdf"] == report)
+        let laterLog = try await emulator.get("_emulator/requests")
+        let laterCalls = (laterLog["requests"] as? [[String: Any]] ?? []).compactMap { $0["gmailMethod"] as? String }
+        #expect(laterCalls.count(where: { $0 == "messages.get" }) > calls.count(where: { $0 == "messages.get" }))
+        let allFiles = try filesUnder(all)
+        #expect(allFiles["attachments/zoe-files/Q3-report.pdf"] == report)
+        #expect(allFiles["attachments/zoe-files/bashrc"] == evil)
+        #expect(allFiles.keys.contains("index.md") && allFiles.keys.contains("zoe-files.md"))
     }
 }
