@@ -215,6 +215,9 @@ enum ExportFixture {
         #expect(MarkdownText.escapeLine("(https://example.com/x)") == "(<https://example.com/x>)")
         #expect(MarkdownText.escapeLine("https://") == "https://")
         #expect(MarkdownText.escapeLine("Ends with #", headingContent: true) == "Ends with \\#")
+        // After the exporter's own prefix, block markers cannot start anything.
+        #expect(MarkdownText.escapeLine("18.04 > 1 - x # y", atLineStart: false) == "18.04 > 1 - x # y")
+        #expect(MarkdownText.escapeLine("- <b> | [x]", atLineStart: false) == "- \\<b> \\| \\[x\\]")
     }
 
     @Test("paragraphs keep their line breaks; blank runs collapse; controls go")

@@ -38,7 +38,7 @@ public struct ConversationMarkdown: Sendable {
     public func render(_ transcript: Transcript, attachmentLinks: [MessageID: [Int: String]] = [:]) -> String {
         var lines = frontMatter(transcript)
         lines.append("")
-        lines.append("# " + MarkdownText.escapeLine(Substring(oneLine(transcript.conversation.title)), headingContent: true))
+        lines.append("# " + MarkdownText.escapeLine(Substring(oneLine(transcript.conversation.title)), atLineStart: false, headingContent: true))
         var previous: TranscriptMessage?
         for message in transcript.messages {
             if previous.map({ !time.isSameDay($0.internalDateMs, message.internalDateMs) }) ?? true {
@@ -83,12 +83,12 @@ public struct ConversationMarkdown: Sendable {
     func section(for message: TranscriptMessage, after previous: TranscriptMessage?, links: [Int: String]) -> [String] {
         let author = oneLine(message.from.name ?? "").isEmpty ? oneLine(message.from.address) : oneLine(message.from.name ?? "")
         var lines = [
-            "### " + MarkdownText.escapeLine(Substring(author), headingContent: true) + " · " + time.clockTime(message.internalDateMs)
+            "### " + MarkdownText.escapeLine(Substring(author), atLineStart: false, headingContent: true) + " · " + time.clockTime(message.internalDateMs)
                 + " " + Self.anchor(message.gmailID)
         ]
         if !message.subject.isEmpty, Self.topic(message.subject) != previous.map({ Self.topic($0.subject) }) {
             lines.append("")
-            lines.append("**Subject:** " + MarkdownText.escapeLine(Substring(oneLine(message.subject))))
+            lines.append("**Subject:** " + MarkdownText.escapeLine(Substring(oneLine(message.subject)), atLineStart: false))
         }
         let body = MarkdownText.blocks(message.text)
         lines.append("")
@@ -104,9 +104,10 @@ public struct ConversationMarkdown: Sendable {
         if !message.attachments.isEmpty {
             lines.append("")
             for (index, attachment) in message.attachments.enumerated() {
-                let name = MarkdownText.escapeLine(Substring(oneLine(attachment.filename.isEmpty ? "attachment" : attachment.filename)))
+                let name = MarkdownText.escapeLine(
+                    Substring(oneLine(attachment.filename.isEmpty ? "attachment" : attachment.filename)), atLineStart: false)
                 let label = links[index].map { "[" + name + "](" + MarkdownText.linkDestination(path: $0) + ")" } ?? name
-                let details = MarkdownText.escapeLine(Substring(oneLine(attachment.mimeType))) + ", " + ByteCount.format(attachment.size)
+                let details = MarkdownText.escapeLine(Substring(oneLine(attachment.mimeType)), atLineStart: false) + ", " + ByteCount.format(attachment.size)
                 lines.append("- 📎 " + label + " (" + details + ")")
             }
         }

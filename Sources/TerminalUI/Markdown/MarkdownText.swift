@@ -51,9 +51,12 @@ public enum MarkdownText {
 
     /// One line of text made inert. Newlines must already be gone; see ``blocks(_:)`` for text.
     ///
-    /// - Parameter headingContent: also escape every `#`, so a trailing `#` is not taken for the
-    ///   closing sequence of an ATX heading.
-    public static func escapeLine(_ line: Substring, headingContent: Bool = false) -> String {
+    /// - Parameters:
+    ///   - atLineStart: whether the text begins a line of the document; text placed after the exporter's
+    ///     own prefix (`**Subject:** `, `### `, `- 📎 `) cannot open a block, so it needs fewer escapes.
+    ///   - headingContent: also escape every `#`, so a trailing `#` is not taken for the closing sequence
+    ///     of an ATX heading.
+    public static func escapeLine(_ line: Substring, atLineStart: Bool = true, headingContent: Bool = false) -> String {
         let characters = Array(UnsafeScalars.neutralize(String(line)))
         var output = ""
         output.reserveCapacity(characters.count + 8)
@@ -73,12 +76,13 @@ public enum MarkdownText {
             let character = characters[index]
             let previous = index > 0 ? characters[index - 1] : nil
             let next = index + 1 < characters.count ? characters[index + 1] : nil
-            if needsEscape(character, previous: previous, next: next, atStart: index == contentStart, headingContent: headingContent) {
+            let atStart = atLineStart && index == contentStart
+            if needsEscape(character, previous: previous, next: next, atStart: atStart, headingContent: headingContent) {
                 output += "\\"
             }
             output.append(character)
             // `1.` / `12)` at the start of a line: escape the delimiter of an ordered-list marker.
-            if index == contentStart, character.isASCIIDigit {
+            if atStart, character.isASCIIDigit {
                 var end = index
                 while end + 1 < characters.count, characters[end + 1].isASCIIDigit, end - index < 9 { end += 1 }
                 if end + 1 < characters.count, characters[end + 1] == "." || characters[end + 1] == ")" {
