@@ -77,6 +77,22 @@ import Testing
         }
     }
 
+    @Test("when the best candidates are trashed, or tie at the cut, the full query decides")
+    func fallback() async throws {
+        try await withTemporaryStore { store, _ throws in
+            // 30 strong matches, all trashed, then 10 weaker visible ones.
+            var messages = (0..<30).map { message("t\($0)", from: alice, at: Int64($0), labels: ["TRASH"], text: "zebra zebra zebra zebra") }
+            messages += (0..<10).map { message("v\($0)", from: bob, at: Int64(100 + $0), text: "a zebra among many other words here \($0)") }
+            // 40 equal matches that differ only in date.
+            messages += (0..<40).map { message("e\($0)", from: carol, at: Int64(1_000 + $0), text: "okapi") }
+            let (account, _) = try store.seed(messages)
+            let visible = try store.search(try SearchQuery("zebra"), in: account, limit: 2)
+            #expect(visible.count == 2 && visible.allSatisfy { $0.gmailID.hasPrefix("v") })
+            #expect(try store.search(try SearchQuery("okapi"), in: account, limit: 3).map(\.gmailID) == ["e39", "e38", "e37"])
+            #expect(try store.search(try SearchQuery("okapi"), in: account, limit: 100).count == 40)
+        }
+    }
+
     @Test("a query FTS5 rejects is a SearchError with FTS5's reason, not an SQLite error")
     func badQuery() async throws {
         try await withTemporaryStore { store, _ throws in
