@@ -59,16 +59,14 @@ enum PersonLookup {
         }
     }
 
-    /// `chatmail show <who>` for a conversation: the address of a one-to-one chat, else the title when
-    /// it finds exactly this conversation, else the first participant's address.
+    /// `chatmail show <who>` for a conversation: the address of a one-to-one chat, else its title. When
+    /// other conversations share the title, `show` lists them all (this one among them) and exits 2, which
+    /// is still the way there; a participant's address would open a different chat.
     static func showCommand(for conversation: ConversationSummary, in store: ChatmailStore, account: AccountID) throws -> String {
         if conversation.participants.count == 1 {
             return "chatmail show " + shellWord(conversation.participants[0].address)
         }
-        if case .found(let match) = try store.resolvePerson(conversation.title, in: account), match.id == conversation.id {
-            return "chatmail show " + shellWord(conversation.title)
-        }
-        return "chatmail show " + shellWord(conversation.participants.first?.address ?? conversation.title)
+        return "chatmail show " + shellWord(conversation.title)
     }
 
     /// `text` as one shell word: bare when it only has safe characters, else single-quoted.
