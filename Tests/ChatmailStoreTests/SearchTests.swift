@@ -24,7 +24,7 @@ import Testing
 }
 
 @Suite struct SearchTests {
-    @Test("results are ranked by bm25 with subject matches weighted, then newest first")
+    @Test("results are ranked by bm25 with subject matches weighted")
     func ranking() async throws {
         try await withTemporaryStore { store, _ throws in
             let (account, _) = try store.seed([
@@ -77,7 +77,7 @@ import Testing
         }
     }
 
-    @Test("when the best candidates are trashed, or tie at the cut, the full query decides")
+    @Test("when the best candidates are trashed the full query decides; equal scores are cut exactly, latest stored first")
     func fallback() async throws {
         try await withTemporaryStore { store, _ throws in
             // 30 strong matches, all trashed, then 10 weaker visible ones.

@@ -64,7 +64,7 @@ extension ChatmailStore {
     static let subjectWeight = 2.0
 
     /// Full-text search over subjects and bubble text, best matches first (bm25, subject matches
-    /// weighted ×2, newer first on ties). Trashed and spam messages are left out.
+    /// weighted ×2, the most recently stored first on ties). Trashed and spam messages are left out.
     ///
     /// Runs in two steps so the costly `snippet()` is computed only for the rows shown: first the ids
     /// and scores of the best `limit` matches (see ``rankedMatches(_:account:conversation:limit:db:)``),
@@ -117,66 +117,60 @@ extension ChatmailStore {
     struct RankedMatch {
         var id: MessageID
         var conversation: ConversationID
-        var dateMs: Int64
         var score: Double
     }
 
-    /// The best `limit` visible matches, best first.
+    /// The best `limit` visible matches, best first; equal scores put the most recently stored first.
     ///
     /// bm25 has to score every match, and for a common word that is half the mailbox; joining each of
     /// those rows to `message` and its labels cost more than the scoring itself (140 ms against 53 ms
-    /// for 54,000 matches). So without a conversation filter FTS5 first ranks on its own and only a few
-    /// more candidates than needed are checked against the account and the trash. When that leaves too
-    /// few, or a tie at the cut could hide an equally good match, the full query decides.
+    /// for 54,000 matches). So without a conversation filter FTS5 first ranks on its own, by score and
+    /// then rowid (its own order, so the cut is exact even among equal scores), and only a few more
+    /// candidates than needed are checked against the account and the trash. Only when too few of them
+    /// survive does the full query decide.
     static func rankedMatches(
         _ query: SearchQuery, account: AccountID, conversation: ConversationID?, limit: Int, db: Database
     ) throws -> [RankedMatch] {
+        // Trash and spam are few: their message ids are collected once, not looked up per match.
         let visible = """
             m.account_id = :account
-            AND NOT EXISTS (SELECT 1 FROM message_label ml JOIN label l ON l.id = ml.label_id
-                            WHERE ml.message_id = m.id AND l.gmail_id IN ('TRASH', 'SPAM'))
+            AND m.id NOT IN (SELECT ml.message_id FROM message_label ml
+                             WHERE ml.label_id IN (SELECT id FROM label WHERE account_id = :account AND gmail_id IN ('TRASH', 'SPAM')))
             """
         let bm25 = "bm25(message_fts, \(subjectWeight), 1.0)"
-        func match(_ row: Row) -> RankedMatch {
-            RankedMatch(id: row["id"], conversation: row["conversation_id"], dateMs: row["internal_date_ms"], score: row["score"])
-        }
         if conversation == nil {
             let candidateCount = limit * 2 + 16
             let candidates = try Row.fetchAll(
                 db,
-                sql: "SELECT rowid AS id, \(bm25) AS score FROM message_fts WHERE message_fts MATCH ? ORDER BY score LIMIT ?",
+                sql: "SELECT rowid AS id, \(bm25) AS score FROM message_fts WHERE message_fts MATCH ? ORDER BY score, rowid DESC LIMIT ?",
                 arguments: [query.expression, candidateCount])
-            var scores: [MessageID: Double] = [:]
-            for row in candidates { scores[row["id"]] = row["score"] }
+            var order: [MessageID: (rank: Int, score: Double)] = [:]
+            for (rank, row) in candidates.enumerated() { order[row["id"]] = (rank, row["score"]) }
             let kept = try Row.fetchAll(
                 db,
-                sql: """
-                    SELECT m.id, m.conversation_id, m.internal_date_ms, 0.0 AS score FROM message m
-                    WHERE m.id IN (SELECT value FROM json_each(:ids)) AND \(visible)
-                    """,
-                arguments: ["ids": "[" + scores.keys.map { String($0.rawValue) }.joined(separator: ",") + "]", "account": account]
-            ).map { row -> RankedMatch in
-                var ranked = match(row)
-                ranked.score = scores[ranked.id] ?? 0
-                return ranked
-            }.sorted { ($0.score, -$0.dateMs, -$0.id.rawValue) < ($1.score, -$1.dateMs, -$1.id.rawValue) }
-            let exhausted = candidates.count < candidateCount
-            let worstCandidate: Double? = candidates.last?["score"]
-            if exhausted || (kept.count >= limit && worstCandidate.map { $0 > kept[limit - 1].score } ?? false) {
+                sql: "SELECT m.id, m.conversation_id FROM message m WHERE m.id IN (SELECT value FROM json_each(:ids)) AND \(visible)",
+                arguments: ["ids": "[" + order.keys.map { String($0.rawValue) }.joined(separator: ",") + "]", "account": account]
+            ).compactMap { row -> (rank: Int, match: RankedMatch)? in
+                guard let place = order[row["id"]] else { return nil }
+                return (place.rank, RankedMatch(id: row["id"], conversation: row["conversation_id"], score: place.score))
+            }.sorted { $0.rank < $1.rank }.map(\.match)
+            // Every match that was not a candidate ranks below all candidates, so enough survivors (or no
+            // more matches) settle it.
+            if kept.count >= limit || candidates.count < candidateCount {
                 return Array(kept.prefix(limit))
             }
         }
         return try Row.fetchAll(
             db,
             sql: """
-                SELECT m.id, m.conversation_id, m.internal_date_ms, \(bm25) AS score
+                SELECT m.id, m.conversation_id, \(bm25) AS score
                 FROM message_fts JOIN message m ON m.id = message_fts.rowid
                 WHERE message_fts MATCH :query AND \(visible)
                   \(conversation == nil ? "" : "AND m.conversation_id = :conversation")
-                ORDER BY score, m.internal_date_ms DESC, m.id DESC
+                ORDER BY score, m.id DESC
                 LIMIT :limit
                 """,
             arguments: ["query": query.expression, "account": account, "conversation": conversation, "limit": limit]
-        ).map(match)
+        ).map { RankedMatch(id: $0["id"], conversation: $0["conversation_id"], score: $0["score"]) }
     }
 }
