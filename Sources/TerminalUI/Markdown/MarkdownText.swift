@@ -42,7 +42,7 @@ public enum MarkdownText {
             if trimmed.allSatisfy({ $0 == " " || $0 == "\t" }) {
                 endParagraph()
             } else {
-                paragraph.append(escapeLine(trimmed))
+                paragraph.append(escapeNeutralized(Array(trimmed.unicodeScalars), atLineStart: true, headingContent: false))
             }
         }
         endParagraph()
@@ -57,98 +57,104 @@ public enum MarkdownText {
     ///   - headingContent: also escape every `#`, so a trailing `#` is not taken for the closing sequence
     ///     of an ATX heading.
     public static func escapeLine(_ line: Substring, atLineStart: Bool = true, headingContent: Bool = false) -> String {
-        let characters = Array(UnsafeScalars.neutralize(String(line)))
-        var output = ""
-        output.reserveCapacity(characters.count + 8)
+        escapeNeutralized(Array(UnsafeScalars.neutralize(String(line)).unicodeScalars), atLineStart: atLineStart, headingContent: headingContent)
+    }
+
+    /// ``escapeLine(_:atLineStart:headingContent:)`` for scalars that already went through `UnsafeScalars`.
+    ///
+    /// Works on Unicode scalars, as CommonMark itself does: an escape applies to one code point, whatever
+    /// combining marks follow it.
+    static func escapeNeutralized(_ scalars: [Unicode.Scalar], atLineStart: Bool, headingContent: Bool) -> String {
+        var output = String.UnicodeScalarView()
+        output.reserveCapacity(scalars.count + 8)
         var index = 0
         // Leading indentation: visible, but never an indented code block or a list continuation.
-        while index < characters.count, characters[index] == " " || characters[index] == "\t" {
-            output += characters[index] == "\t" ? "\u{00A0}\u{00A0}\u{00A0}\u{00A0}" : "\u{00A0}"
+        while index < scalars.count, scalars[index] == " " || scalars[index] == "\t" {
+            output.append(contentsOf: scalars[index] == "\t" ? "\u{00A0}\u{00A0}\u{00A0}\u{00A0}".unicodeScalars : "\u{00A0}".unicodeScalars)
             index += 1
         }
         let contentStart = index
-        while index < characters.count {
-            if let url = url(in: characters, at: index) {
-                output += "<" + autolinkDestination(url.text) + ">"
-                index = url.end
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "h" || scalar == "H", let end = urlEnd(in: scalars, at: index) {
+                output.append("<")
+                output.append(contentsOf: autolinkDestination(String(String.UnicodeScalarView(scalars[index..<end]))).unicodeScalars)
+                output.append(">")
+                index = end
                 continue
             }
-            let character = characters[index]
-            let previous = index > 0 ? characters[index - 1] : nil
-            let next = index + 1 < characters.count ? characters[index + 1] : nil
             let atStart = atLineStart && index == contentStart
-            if needsEscape(character, previous: previous, next: next, atStart: atStart, headingContent: headingContent) {
-                output += "\\"
+            let previous = index > 0 ? scalars[index - 1] : nil
+            let next = index + 1 < scalars.count ? scalars[index + 1] : nil
+            if needsEscape(scalar, previous: previous, next: next, atStart: atStart, headingContent: headingContent) {
+                output.append("\\")
             }
-            output.append(character)
+            output.append(scalar)
             // `1.` / `12)` at the start of a line: escape the delimiter of an ordered-list marker.
-            if atStart, character.isASCIIDigit {
-                var end = index
-                while end + 1 < characters.count, characters[end + 1].isASCIIDigit, end - index < 9 { end += 1 }
-                if end + 1 < characters.count, characters[end + 1] == "." || characters[end + 1] == ")" {
-                    output += String(characters[(index + 1)..<(end + 1)]) + "\\" + String(characters[end + 1])
-                    index = end + 2
+            if atStart, scalar.isASCIIDigit {
+                var end = index + 1
+                while end < scalars.count, scalars[end].isASCIIDigit, end - index < 10 { end += 1 }
+                if end < scalars.count, scalars[end] == "." || scalars[end] == ")" {
+                    output.append(contentsOf: scalars[(index + 1)..<end])
+                    output.append("\\")
+                    output.append(scalars[end])
+                    index = end + 1
                     continue
                 }
             }
             index += 1
         }
-        return output
+        return String(output)
     }
 
-    static let alwaysEscaped: Set<Character> = ["\\", "`", "*", "[", "]", "<", "|", "~", "$"]
-    static let escapedAtLineStart: Set<Character> = ["#", ">", "-", "+", "=", ":"]
-
-    static func needsEscape(_ c: Character, previous: Character?, next: Character?, atStart: Bool, headingContent: Bool) -> Bool {
-        if alwaysEscaped.contains(c) { return true }
-        if atStart && escapedAtLineStart.contains(c) { return true }
+    static func needsEscape(_ c: Unicode.Scalar, previous: Unicode.Scalar?, next: Unicode.Scalar?, atStart: Bool, headingContent: Bool) -> Bool {
         switch c {
+        case "\\", "`", "*", "[", "]", "<", "|", "~", "$":
+            return true
+        case "#":
+            return atStart || headingContent
+        case ">", "-", "+", "=", ":":
+            return atStart
         case "_":
             return !(previous?.isWordCharacter ?? false) || !(next?.isWordCharacter ?? false)
         case "&":
             return next == "#" || (next?.isASCIILetter ?? false)
         case "%":
             return next == "%"
-        case "#":
-            return headingContent
         default:
             return false
         }
     }
 
-    /// An `http(s)://` URL starting at `index`, GFM-style: it runs to whitespace or `<`, then loses
-    /// trailing punctuation and unbalanced closing parentheses.
-    static func url(in characters: [Character], at index: Int) -> (text: String, end: Int)? {
-        guard characters[index] == "h" || characters[index] == "H" else { return nil }
-        if index > 0, characters[index - 1].isWordCharacter { return nil }
-        let schemes = ["https://", "http://"]
-        guard let scheme = schemes.first(where: { matches($0, characters, at: index) }) else { return nil }
-        var end = index + scheme.count
-        while end < characters.count, !characters[end].isWhitespace, characters[end] != "<", characters[end] != ">",
-              characters[end] != "\"", characters[end] != "`"
-        {
+    /// Where an `http(s)://` URL starting at `index` ends, GFM-style: it runs to whitespace or `<`, then
+    /// loses trailing punctuation and unbalanced closing parentheses. `nil` when no URL starts there.
+    static func urlEnd(in scalars: [Unicode.Scalar], at index: Int) -> Int? {
+        if index > 0, scalars[index - 1].isWordCharacter { return nil }
+        guard let scheme = ["https://", "http://"].first(where: { matches($0, scalars, at: index) }) else { return nil }
+        let start = index + scheme.unicodeScalars.count
+        var end = start
+        while end < scalars.count, !scalars[end].properties.isWhitespace, !"<>\"`".unicodeScalars.contains(scalars[end]) {
             end += 1
         }
         // Trailing punctuation belongs to the sentence, and a `)` only to the URL when it closes a `(`.
-        while end > index + scheme.count {
-            let last = characters[end - 1]
-            if ".,:;!?'*_~".contains(last) {
+        while end > start {
+            let last = scalars[end - 1]
+            if ".,:;!?'*_~".unicodeScalars.contains(last) {
                 end -= 1
             } else if last == ")" {
-                let slice = characters[index..<end]
+                let slice = scalars[index..<end]
                 if slice.filter({ $0 == ")" }).count > slice.filter({ $0 == "(" }).count { end -= 1 } else { break }
             } else {
                 break
             }
         }
-        guard end > index + scheme.count else { return nil }
-        return (String(characters[index..<end]), end)
+        return end > start ? end : nil
     }
 
-    private static func matches(_ prefix: String, _ characters: [Character], at index: Int) -> Bool {
+    private static func matches(_ prefix: String, _ scalars: [Unicode.Scalar], at index: Int) -> Bool {
         var position = index
-        for expected in prefix {
-            guard position < characters.count, characters[position].lowercased() == String(expected) else { return false }
+        for expected in prefix.unicodeScalars {
+            guard position < scalars.count, scalars[position].properties.lowercaseMapping == String(expected) else { return false }
             position += 1
         }
         return true
@@ -187,11 +193,14 @@ public enum MarkdownText {
     }
 }
 
-extension Character {
+extension Unicode.Scalar {
     var isASCIIDigit: Bool { ("0"..."9").contains(self) }
     var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
     /// A letter or digit in any script: `_` between two of these cannot open or close emphasis.
-    var isWordCharacter: Bool { isLetter || isNumber }
+    var isWordCharacter: Bool {
+        if value < 0x80 { return isASCIIDigit || isASCIILetter }
+        return properties.isAlphabetic || properties.numericType != nil
+    }
 }
 
 extension Substring {
