@@ -148,7 +148,12 @@ extension ChatmailStore {
             for (rank, row) in candidates.enumerated() { order[row["id"]] = (rank, row["score"]) }
             let kept = try Row.fetchAll(
                 db,
-                sql: "SELECT m.id, m.conversation_id FROM message m WHERE m.id IN (SELECT value FROM json_each(:ids)) AND \(visible)",
+                // CROSS JOIN keeps the few candidate ids as the outer loop; otherwise SQLite walks every message
+                // of the account through the (account_id, gmail_id) index.
+                sql: """
+                    SELECT m.id, m.conversation_id FROM json_each(:ids) AS candidate CROSS JOIN message m ON m.id = candidate.value
+                    WHERE \(visible)
+                    """,
                 arguments: ["ids": "[" + order.keys.map { String($0.rawValue) }.joined(separator: ",") + "]", "account": account]
             ).compactMap { row -> (rank: Int, match: RankedMatch)? in
                 guard let place = order[row["id"]] else { return nil }
