@@ -52,15 +52,17 @@ struct ExportBenchmark: ParsableCommand {
         defer { try? FileManager.default.removeItem(at: output) }  // best-effort cleanup of a scratch dir
         // --force rewrites every file each run: the timed work is the same as into an empty directory,
         // plus the rename of each file over its predecessor.
-        let times = try ProcessTimer.time(
+        let samples = try CPUTimer.time(
             chatmail, arguments: ["export", "--all", "-o", output.path, "--force"], environment: store.environment, runs: runs)
         let digest = try Self.digest(of: output)
         _ = try ProcessTimer.time(chatmail, arguments: ["export", "--all", "-o", output.path, "--force"], environment: store.environment, runs: 0)
         let files = try FileManager.default.contentsOfDirectory(atPath: output.path).count
-        let rates = times.map { Double(messages) / $0 }.sorted()
+        let rates = samples.map { Double(messages) / $0.wall }.sorted()
+        let cpuRates = samples.map { Double(messages) / $0.cpu }.sorted()
         print("export --all: \(messages) messages into \(files) files, \(runs) runs, whole process (median / min / max):")
-        print("  \(Int(rates[rates.count / 2])) / \(Int(rates.first!)) / \(Int(rates.last!)) messages/s"
-            + " (\(Self.format(times.sorted()[times.count / 2])) s median)")
+        print("  wall: \(Int(rates[rates.count / 2])) / \(Int(rates.first!)) / \(Int(rates.last!)) messages/s"
+            + " (\(Self.format(samples.map(\.wall).sorted()[samples.count / 2])) s median)")
+        print("  per CPU second (user + system): \(Int(cpuRates[cpuRates.count / 2])) / \(Int(cpuRates.first!)) / \(Int(cpuRates.last!)) messages/s")
         print("  byte-identical after another export: \(try Self.digest(of: output) == digest ? "yes" : "NO")")
     }
 
