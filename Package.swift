@@ -97,9 +97,11 @@ let package = Package(
             dependencies: ["ChatmailStore", "MailText", "Digest", "GmailAPI", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
+        // glibc's wcwidth, which Swift's Glibc module does not show.
+        .target(name: "CWidth"),
         .target(
             name: "TerminalUI",
-            dependencies: ["ChatmailStore", "TextSafety"],
+            dependencies: ["ChatmailStore", "TextSafety", "CWidth"],
             swiftSettings: strictSettings
         ),
         .target(

@@ -17,6 +17,9 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Lay output out for this many columns instead of the terminal's width.", valueName: "n"))
     var width: Int?
 
+    @Flag(help: "Draw with ASCII instead of box-drawing characters (automatic when the locale is not UTF-8).")
+    var ascii = false
+
     @Flag(name: .shortAndLong, help: "Log diagnostics to stderr.")
     var verbose = false
 
@@ -30,7 +33,7 @@ struct GlobalOptions: ParsableArguments {
 extension GlobalOptions {
     /// Global options that take a value, and flags, as they may appear before the subcommand.
     static let valueOptions: Set<String> = ["--home", "--account", "--color", "--width"]
-    static let flagOptions: Set<String> = ["--verbose", "-v"]
+    static let flagOptions: Set<String> = ["--verbose", "-v", "--ascii"]
 
     /// Moves global options written before the subcommand (`chatmail --home DIR show alice`) to just
     /// after it, where ArgumentParser looks for them. Everything else keeps its order.

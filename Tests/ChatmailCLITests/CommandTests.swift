@@ -140,7 +140,7 @@ import Testing
         #expect(lines.allSatisfy { $0.count <= 60 })
         #expect(lines.contains { $0.hasPrefix("Alice Liddell · ") })
         #expect(lines.contains { $0.hasSuffix("You · 12:10") })
-        #expect(lines.contains { $0.trimmingCharacters(in: .whitespaces) == "── unread ──" })
+        #expect(lines.contains { $0.trimmingCharacters(in: .whitespaces) == "── 1 unread ──" })
         #expect(result.stdout.contains("map.png (20 KB)"))
     }
 }
