@@ -94,8 +94,9 @@ import Testing
         #expect((object["messages"] as? [[String: Any]])?.map { $0["gmailId"] as? String } == ["a2", "a3"])
     }
 
-    @Test("resolves an exact address, a name in any case, and a unique prefix", arguments: [
+    @Test("resolves an exact address, a name in any case, a unique prefix, then fuzzily", arguments: [
         "alice@example.com", "ALICE@EXAMPLE.COM", "alice liddell", "Lidd", "alic",
+        "lidell", "iddel", "ALIСE LIDDEL",  // a typo, a substring, a Cyrillic С plus a typo: 2 edits in 12
     ])
     func resolves(person: String) async throws {
         let fixture = try CLIFixture()
