@@ -261,6 +261,8 @@ import Testing
         (["--color=never", "-v", "conversations"], ["conversations", "--color=never", "-v"]),
         (["show", "--home", "/h", "al"], ["show", "--home", "/h", "al"]),
         (["--help"], ["--help"]),
+        (["--home", "/h", "pending", "retry", "3"], ["pending", "retry", "--home", "/h", "3"]),
+        (["--home", "/h", "pending", "--json"], ["pending", "--home", "/h", "--json"]),
     ])
     func movesGlobals(input: [String], expected: [String]) {
         #expect(GlobalOptions.movingGlobalsAfterSubcommand(input) == expected)

@@ -6,7 +6,7 @@ import Testing
 @Suite struct MigrationTests {
     static let expectedTables = [
         "abandoned_message", "account", "account_alias", "attachment", "conversation", "conversation_participant",
-        "label", "message", "message_fts", "message_label", "message_participant", "pending_action", "sync_queue",
+        "label", "label_recheck", "message", "message_fts", "message_label", "message_participant", "pending_action", "sync_queue",
     ]
 
     @Test("a fresh file gets every table of the data model, in WAL mode with foreign keys on")
@@ -19,7 +19,8 @@ import Testing
                 #expect(tables == Self.expectedTables)
                 #expect(try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal")
                 let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
-                #expect(applied == ["001_account", "002_conversation", "003_message", "004_message_fts", "005_queues", "006_sync_queue"])
+                #expect(applied == ["001_account", "002_conversation", "003_message", "004_message_fts", "005_queues", "006_sync_queue",
+                                    "007_pending_action_details"])
             }
         }
     }

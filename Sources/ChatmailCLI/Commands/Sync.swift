@@ -23,7 +23,8 @@ struct Sync: AsyncParsableCommand {
         let settings = try GmailSettings.resolve(environment: env.environment)
         let client = try GmailSession.client(environment: env, settings: settings)
         let progress = ProgressLine(enabled: !json && isatty(STDERR_FILENO) == 1)
-        let engine = SyncEngine(store: store, gmail: client, progress: { progress.show($0) })
+        let pusher = PendingActionSender(store: store, gmail: client, clock: env.clock)
+        let engine = SyncEngine(store: store, gmail: client, pusher: pusher, progress: { progress.show($0) })
         let report = try await engine.run(account: account, full: full)
         progress.finish()
         if json {

@@ -41,7 +41,7 @@ public struct GmailClient: Sendable {
         }
     }
 
-    public let configuration: Configuration
+    public private(set) var configuration: Configuration
     let transport: any HTTPTransport
     let tokens: any AccessTokenSource
     /// The account's quota bucket; share one pacer between every client of the same account.
@@ -64,6 +64,15 @@ public struct GmailClient: Sendable {
         self.sleeper = sleeper
         self.random = random
         self.logger = logger
+    }
+
+    /// A copy that tries each request at most `maxAttempts` times, sharing this client's quota bucket,
+    /// concurrency limit and token. The pending-action queue uses one attempt: it persists its own
+    /// backoff between runs instead of sleeping inline.
+    public func retrying(maxAttempts: Int) -> GmailClient {
+        var copy = self
+        copy.configuration.retryPolicy.maxAttempts = max(1, maxAttempts)
+        return copy
     }
 
     /// One REST call before it is sent.
