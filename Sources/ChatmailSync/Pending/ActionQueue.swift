@@ -88,8 +88,9 @@ public struct ActionQueue: Sendable {
         case all
     }
 
-    /// Puts failed or abandoned actions back in the queue, due now, with their attempts reset, and
-    /// applies them locally again (an abandoned action's messages had been given Gmail's labels back).
+    /// Puts failed or abandoned actions back in the queue, due now, with their attempts reset and every
+    /// target to send again, and applies them locally again (an abandoned action's messages had been
+    /// given Gmail's labels back).
     /// - returns: the requeued actions.
     public func retry(_ selection: Selection, account: AccountID) async throws -> [PendingAction] {
         try await store.write { tx -> [PendingAction] in
@@ -100,6 +101,8 @@ public struct ActionQueue: Sendable {
                 actions[index].attempts = 0
                 actions[index].nextAttemptAtMs = tx.nowMs
                 actions[index].lastError = nil
+                // Send every target again: Gmail's copy may have changed since, and resending is harmless.
+                actions[index].sentIDs = []
                 try tx.savePendingAction(actions[index])
                 touched.formUnion(try tx.modifyLabels(
                     adding: actions[index].addLabels, removing: actions[index].removeLabels,
