@@ -119,6 +119,7 @@ final class LoggedInHome {
         #expect(try await setup.messages("bob").last?.labels.contains("STARRED") == true)
         let sync = try await setup.run(["sync"])
         #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(sync.stdout.contains("1 action abandoned (see `chatmail pending`)"), "\(sync.stdout)")
         let listing = try await setup.run(["pending"])
         #expect(listing.stdout.contains("#1  star  abandoned  1         -     bob@example.net (1 message)"), "\(listing.stdout)")
         #expect(listing.stdout.contains("last error: Gmail denied access (insufficientPermissions)."))
