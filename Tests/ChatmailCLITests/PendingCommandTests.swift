@@ -172,7 +172,7 @@ final class LoggedInHome {
         try process.run()
         let database = try DatabaseQueue(path: setup.home.appendingPathComponent("chatmail.sqlite").path)
         var sawProcessing = false
-        for _ in 0..<200 where !sawProcessing {
+        for _ in 0..<400 where !sawProcessing {
             try await Task.sleep(for: .milliseconds(25))
             sawProcessing = try await database.read { db in
                 try String.fetchOne(db, sql: "SELECT status FROM pending_action WHERE id = 1") == "processing"
