@@ -6,8 +6,10 @@ import ChatmailStore
 /// so leaving out messages already in the wanted state changes nothing on Gmail, and spares quota and
 /// conflict protection. Messages in TRASH or SPAM are not part of a conversation's view and are left alone.
 ///
-/// - archive, unarchive, read, unstar, trash: every visible message they would change (archive removes
-///   INBOX from every message; new mail arriving in INBOX later un-archives the conversation again).
+/// - archive, read, unstar, trash: every visible message they would change (archive removes INBOX from
+///   every message; new mail arriving in INBOX later un-archives the conversation again).
+/// - unarchive: every visible message from the other side without INBOX (my own sent messages stay out
+///   of the inbox, as Gmail keeps them).
 /// - star: the newest visible message, as Gmail stars a thread's latest message.
 /// - unread: the newest visible message from someone else (the newest of mine when there is none).
 public enum ActionTargeting {
@@ -25,7 +27,10 @@ public enum ActionTargeting {
             return kind.changes(newest.labels) ? [newest.gmailID] : []
         case .untrash:
             return candidates.filter { kind.changes($0.labels) }.map(\.gmailID)
-        case .archive, .unarchive, .read, .unstar, .trash:
+        case .unarchive:
+            let theirs = visible.filter { !$0.isFromMe && kind.changes($0.labels) }
+            return theirs.map(\.gmailID)
+        case .archive, .read, .unstar, .trash:
             return visible.filter { kind.changes($0.labels) }.map(\.gmailID)
         }
     }
