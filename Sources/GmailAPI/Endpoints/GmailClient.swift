@@ -6,8 +6,8 @@ import Logging
 /// Every call goes through one pipeline: quota pacing (shared bucket), bounded concurrency, the bearer
 /// token, the transport, then classification *before* decoding (lesson 2). Transient failures retry with
 /// full-jitter backoff; a 401 refreshes the token once; permanent failures surface as `GmailAPIError`.
-/// A struct of `let`s whose shared state lives in actors (pacer, limiter, token provider), so copies
-/// share one budget.
+/// A value whose shared state lives in actors (pacer, limiter, token provider), so copies share one
+/// budget; only a copy's configuration can differ (``retrying(maxAttempts:)``).
 public struct GmailClient: Sendable {
     /// Tuning that does not depend on collaborators.
     public struct Configuration: Sendable, Equatable {
