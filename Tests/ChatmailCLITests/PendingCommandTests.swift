@@ -146,6 +146,12 @@ final class LoggedInHome {
         #expect(try await setup.messages("bob").last?.labels.contains("STARRED") == true)
         #expect(try await setup.pendingJSON().isEmpty)
 
+        let one = try await setup.run(["read", "--message", newest.id])
+        let expected = newest.labels.contains("UNREAD")
+            ? "Marked as read: message \(newest.id). Queued for Gmail as action #3.\n"
+            : "Nothing to change: message \(newest.id) is already in that state.\n"
+        #expect(one.stdout == expected, "\(one.stderr)")
+
         #expect(try await setup.run(["pending", "dismiss", "2"]).status == 2)
         #expect(try await setup.run(["pending", "retry"]).status == 64)
         #expect(try await setup.run(["archive", "nobody-at-all"]).status == 2)

@@ -51,7 +51,7 @@ enum ActionRunner {
         if options.json {
             try env.write(try JSONRenderer(time: env.time).encode(ActionResultJSON(kind: kind, target: shownTarget, outcome: outcome)))
         } else {
-            try env.write(summary(kind, target: shownTarget, outcome) + "\n")
+            try env.write(summary(kind, target: shownTarget, countingMessages: options.message == nil, outcome) + "\n")
         }
     }
 
@@ -69,11 +69,11 @@ enum ActionRunner {
     }
 
     /// One line: what changed locally, and what is left for Gmail.
-    static func summary(_ kind: PendingActionKind, target: String, _ outcome: ActionQueue.Outcome) -> String {
+    static func summary(_ kind: PendingActionKind, target: String, countingMessages: Bool, _ outcome: ActionQueue.Outcome) -> String {
         let who = TerminalSafeText.singleLine(target)
         guard outcome.messagesChanged > 0 else { return "Nothing to change: \(who) is already in that state." }
         let messages = outcome.messagesChanged == 1 ? "1 message" : "\(outcome.messagesChanged) messages"
-        var line = "\(pastTense(kind)): \(who) (\(messages))."
+        var line = "\(pastTense(kind)): \(who)" + (countingMessages ? " (\(messages))." : ".")
         if let action = outcome.action {
             line += " Queued for Gmail as action #\(action.id.rawValue)."
         } else if outcome.cancelled > 0 {
