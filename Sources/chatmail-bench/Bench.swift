@@ -8,7 +8,9 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chatmail-bench",
         abstract: "Seed synthetic stores and measure chatmail.",
-        subcommands: [Seed.self, StoreBenchmark.self, MailTextBenchmark.self, GmailBenchmark.self, SyncBenchmark.self])
+        subcommands: [
+            Seed.self, StoreBenchmark.self, MailTextBenchmark.self, GmailBenchmark.self, SyncBenchmark.self, ActionBenchmark.self,
+        ])
 }
 
 /// `chatmail-bench seed`: fills a chatmail home with a synthetic mailbox.

@@ -107,6 +107,19 @@ import Testing
         #expect((object["conversation"] as? [String: Any])?["title"] as? String == "Alice Liddell")
     }
 
+    @Test("actions never act on a fuzzy match: a typo shows the chat but cannot archive it")
+    func actionsSkipFuzzy() async throws {
+        let fixture = try CLIFixture()
+        try fixture.seedCast()
+        let archived = try await fixture.run(["archive", "lidell"])
+        #expect(archived.status == 2, "\(archived.stdout)")
+        let pending = try await fixture.run(["pending", "--json"])
+        #expect((try pending.json() as? [Any])?.isEmpty == true)
+        let listed = try await fixture.run(["conversations", "--archived", "--json"])
+        #expect((try listed.json() as? [Any])?.isEmpty == true)
+        #expect(try await fixture.run(["archive", "liddell"]).status == 0)  // a real prefix still works
+    }
+
     @Test("an ambiguous prefix exits 2 and lists the candidates on stderr")
     func ambiguous() async throws {
         let fixture = try CLIFixture()
@@ -237,6 +250,8 @@ import Testing
         (["--color=never", "-v", "conversations"], ["conversations", "--color=never", "-v"]),
         (["show", "--home", "/h", "al"], ["show", "--home", "/h", "al"]),
         (["--help"], ["--help"]),
+        (["--home", "/h", "pending", "retry", "3"], ["pending", "retry", "--home", "/h", "3"]),
+        (["--home", "/h", "pending", "--json"], ["pending", "--home", "/h", "--json"]),
     ])
     func movesGlobals(input: [String], expected: [String]) {
         #expect(GlobalOptions.movingGlobalsAfterSubcommand(input) == expected)

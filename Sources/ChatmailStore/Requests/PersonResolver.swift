@@ -22,7 +22,10 @@ extension ChatmailStore {
     ///
     /// A person who matches is represented by their one-to-one conversation when they have one, so
     /// `show alice` opens the chat with Alice even when she is also in group conversations.
-    public func resolvePerson(_ query: String, in account: AccountID) throws -> PersonMatch {
+    ///
+    /// Commands that change mail pass `allowingFuzzy: false`: a typo may show the wrong chat, but it must
+    /// never archive or trash one.
+    public func resolvePerson(_ query: String, in account: AccountID, allowingFuzzy: Bool = true) throws -> PersonMatch {
         let needle = String(Substring(query).trimmingWhitespace())
         guard !needle.isEmpty else { return .notFound }
         if needle.contains("@") {
@@ -33,7 +36,7 @@ extension ChatmailStore {
             if !candidates.isEmpty { return try match(candidates) }
         }
         let directory = try read { db in try PersonDirectory.load(account: account, db: db) }
-        for stage in [PersonDirectory.Stage.exactName, .prefix, .fuzzy] {
+        for stage in [PersonDirectory.Stage.exactName, .prefix] + (allowingFuzzy ? [.fuzzy] : []) {
             let candidates = directory.candidates(for: needle, stage: stage)
             if !candidates.isEmpty { return try match(candidates) }
         }

@@ -20,13 +20,13 @@ public struct SyncEngine: Sendable {
 
     public init(
         store: ChatmailStore, gmail: GmailClient, persister: MessagePersister = MessagePersister(),
-        pusher: any PendingActionPusher = NoPendingActions(), tracker: ModificationTracker = ModificationTracker(),
+        pusher: (any PendingActionPusher)? = nil, tracker: ModificationTracker = ModificationTracker(),
         chunkSize: Int = 250, reconcileEveryMs: Int64 = 3_600_000, progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
     ) {
         self.store = store
         self.gmail = gmail
         self.persister = persister
-        self.pusher = pusher
+        self.pusher = pusher ?? PendingActionSender(store: store, gmail: gmail)
         self.tracker = tracker
         self.chunkSize = max(1, chunkSize)
         self.reconcileEveryMs = reconcileEveryMs
