@@ -99,8 +99,8 @@ struct AppEnvironment {
     /// Writes long output through the pager when stdout is a terminal and the text is taller than the
     /// screen (see ``Pager``); otherwise, or when the pager cannot start, writes it directly.
     func present(_ text: String, paging: Bool) throws {
-        if paging, let command = Pager.command(environment: environment) {
-            let lineCount = text.utf8.lazy.filter { $0 == 0x0A }.count
+        if paging, stdoutIsTerminal, let command = Pager.command(environment: environment) {
+            let lineCount = text.utf8.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
             if Pager.shouldPage(
                 lineCount: lineCount, screenRows: terminalRows(environment: environment),
                 stdoutIsTerminal: stdoutIsTerminal, disabled: false)

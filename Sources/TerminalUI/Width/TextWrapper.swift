@@ -12,8 +12,10 @@ public enum TextWrapper {
     public static func wrap(_ text: String, width: Int) -> [String] {
         let width = max(1, width)
         var lines: [String] = []
-        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            wrapLine(paragraph.replacingTabs(), width: width, into: &lines)
+        // Split on the newline byte: UTF-8 never uses 0x0A inside a multi-byte scalar, and scanning
+        // bytes is many times cheaper than comparing grapheme clusters.
+        for paragraph in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            wrapLine(Substring(paragraph).replacingTabs(), width: width, into: &lines)
         }
         return lines
     }
@@ -24,8 +26,8 @@ public enum TextWrapper {
             return
         }
         var current = "", currentWidth = 0
-        for word in line.split(separator: " ", omittingEmptySubsequences: true) {
-            for (index, segment) in segments(of: word).enumerated() {
+        for wordBytes in line.utf8.split(separator: 0x20, omittingEmptySubsequences: true) {
+            for (index, segment) in segments(of: Substring(wordBytes)).enumerated() {
                 var piece = String(segment)
                 var pieceWidth = DisplayWidth.of(piece)
                 // Words are separated by one space; the CJK segments of one word join directly.
@@ -108,6 +110,6 @@ public enum TextWrapper {
 
 extension Substring {
     func replacingTabs() -> String {
-        contains("\t") ? replacingOccurrences(of: "\t", with: "    ") : String(self)
+        utf8.contains(0x09) ? replacingOccurrences(of: "\t", with: "    ") : String(self)
     }
 }

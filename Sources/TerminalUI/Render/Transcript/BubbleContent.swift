@@ -63,6 +63,9 @@ struct BubbleContent {
 
     /// Drops blank lines at both ends, which would only make the bubble taller.
     static func trimmingBlankLines(_ text: String) -> String {
+        // Fast path: most texts neither start nor end with whitespace.
+        let isBlank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 }
+        guard let first = text.utf8.first, let last = text.utf8.last, isBlank(first) || isBlank(last) else { return text }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         while let first = lines.first, first.allSatisfy(\.isWhitespace) { lines.removeFirst() }
         while let last = lines.last, last.allSatisfy(\.isWhitespace) { lines.removeLast() }
@@ -71,13 +74,13 @@ struct BubbleContent {
 
     /// The subject without reply and forward prefixes, for telling when the topic changes.
     static func topic(of subject: String) -> String {
-        var rest = Substring(subject)
+        var rest = Substring(subject.lowercased())
         let prefixes = ["re:", "fwd:", "fw:", "aw:", "wg:", "sv:", "vs:", "antw:", "tr:", "rif:", "r:"]
         while true {
             rest = rest.drop { $0.isWhitespace }
-            guard let prefix = prefixes.first(where: { rest.lowercased().hasPrefix($0) }) else { break }
+            guard let prefix = prefixes.first(where: { rest.hasPrefix($0) }) else { break }
             rest = rest.dropFirst(prefix.count)
         }
-        return rest.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return rest.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 }

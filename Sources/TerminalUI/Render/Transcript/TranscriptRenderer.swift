@@ -37,6 +37,7 @@ public struct TranscriptRenderer: Sendable {
         let bubble = Bubble(glyphs: glyphs, palette: palette)
         let firstUnread = transcript.messages.firstIndex { $0.isUnread && !$0.isFromMe }
         var previous: TranscriptMessage?
+        var previousTopic: String?
         for (index, message) in transcript.messages.enumerated() {
             let newDay = previous.map { !time.isSameDay($0.internalDateMs, message.internalDateMs) } ?? true
             if newDay {
@@ -56,7 +57,9 @@ public struct TranscriptRenderer: Sendable {
                 lines.append("")
                 lines.append(header(for: message))
             }
-            let showSubject = previous.map { BubbleContent.topic(of: $0.subject) != BubbleContent.topic(of: message.subject) } ?? true
+            let topic = BubbleContent.topic(of: message.subject)
+            let showSubject = topic != previousTopic
+            previousTopic = topic
             lines += bubble.draw(
                 content.lines(for: message, showSubject: showSubject),
                 tag: message.isNewsletter ? "newsletter" : nil,
