@@ -84,7 +84,8 @@ public struct TranscriptRenderer: Sendable {
             lines += TextWrapper.wrap(people.joined(separator: ", "), width: width).map { palette.paint($0, .dim) }
         }
         if transcript.earlierMessageCount > 0 {
-            let note = "\(transcript.earlierMessageCount) earlier messages not shown (use --limit)"
+            let count = transcript.earlierMessageCount
+            let note = "\(count) earlier \(count == 1 ? "message" : "messages") not shown (use --limit)"
             lines += TextWrapper.wrap(note, width: width).map { palette.paint($0, .dim) }
         }
         return lines
