@@ -93,6 +93,29 @@ struct AppEnvironment {
         return 80
     }
 
+    /// Rounded box drawing, or ASCII with `--ascii` or when the locale is not UTF-8.
+    var glyphs: Glyphs { options.ascii ? .ascii : Glyphs.forLocale(environment: environment) }
+
+    /// Writes long output through the pager when stdout is a terminal and the text is taller than the
+    /// screen (see ``Pager``); otherwise, or when the pager cannot start, writes it directly.
+    func present(_ text: String, paging: Bool) throws {
+        if paging, stdoutIsTerminal, let command = Pager.command(environment: environment) {
+            let lineCount = text.utf8.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
+            if Pager.shouldPage(
+                lineCount: lineCount, screenRows: terminalRows(environment: environment),
+                stdoutIsTerminal: stdoutIsTerminal, disabled: false)
+            {
+                do {
+                    try Pager(command: command).page(text, environment: environment)
+                    return
+                } catch {
+                    logger.debug("The pager did not start; printing directly", metadata: ["pager": "\(command)", "error": "\(error)"])
+                }
+            }
+        }
+        try write(text)
+    }
+
     /// Writes command output to stdout in one piece.
     func write(_ text: String) throws {
         do {

@@ -19,7 +19,11 @@ public struct ChatmailCommand: AsyncParsableCommand {
             (default: $XDG_DATA_HOME/chatmail).
             """,
         version: "0.1.0",
-        subcommands: [Demo.self, Login.self, Sync.self, Conversations.self, Show.self, Search.self, Export.self, Status.self, View.self, Sanitize.self, Import.self]
+        subcommands: [
+            Demo.self, Login.self, Sync.self, Conversations.self, Show.self, Search.self, Export.self, Status.self,
+            Archive.self, Unarchive.self, Read.self, Unread.self, Star.self, Unstar.self, Trash.self, Pending.self,
+            View.self, Sanitize.self, Import.self,
+        ]
     )
 
     public init() {}

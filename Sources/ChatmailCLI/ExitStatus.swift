@@ -9,7 +9,7 @@ enum ExitStatus: Int32, Sendable {
     case ok = 0
     /// Runtime failure: network gave up, server error, broken installation.
     case failure = 1
-    /// `<person>` not found or ambiguous.
+    /// `<person>` not found or ambiguous (also: no such message for `--message`, no such queued action).
     case personNotFound = 2
     /// Not logged in, or credentials revoked.
     case notLoggedIn = 3
@@ -45,6 +45,10 @@ enum ExitStatus: Int32, Sendable {
         case let error as SyncError:
             switch error {
             case .accountMismatch: self = .notLoggedIn
+            }
+        case let error as ActionQueue.Failure:
+            switch error {
+            case .messageNotFound, .actionNotFound: self = .personNotFound
             }
         case let error as GmailSettings.Problem:
             switch error {

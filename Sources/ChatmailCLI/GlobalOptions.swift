@@ -17,6 +17,9 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Lay output out for this many columns instead of the terminal's width.", valueName: "n"))
     var width: Int?
 
+    @Flag(help: "Draw with ASCII instead of box-drawing characters (automatic when the locale is not UTF-8).")
+    var ascii = false
+
     @Flag(name: .shortAndLong, help: "Log diagnostics to stderr.")
     var verbose = false
 
@@ -30,7 +33,9 @@ struct GlobalOptions: ParsableArguments {
 extension GlobalOptions {
     /// Global options that take a value, and flags, as they may appear before the subcommand.
     static let valueOptions: Set<String> = ["--home", "--account", "--color", "--width"]
-    static let flagOptions: Set<String> = ["--verbose", "-v"]
+    static let flagOptions: Set<String> = ["--verbose", "-v", "--ascii"]
+    /// Commands whose subcommands take the global options themselves.
+    static let nestedSubcommands: [String: Set<String>] = ["pending": ["list", "run", "retry", "dismiss"]]
 
     /// Moves global options written before the subcommand (`chatmail --home DIR show alice`) to just
     /// after it, where ArgumentParser looks for them. Everything else keeps its order.
@@ -54,7 +59,13 @@ extension GlobalOptions {
             index += 1
         }
         guard !leading.isEmpty, index < arguments.count else { return arguments }
-        // arguments[index] is the subcommand; its own arguments follow the moved globals.
-        return [arguments[index]] + leading + arguments[(index + 1)...]
+        // arguments[index] is the subcommand (with its own subcommand, for `pending list`); its own
+        // arguments follow the moved globals.
+        var path = [arguments[index]]
+        if index + 1 < arguments.count, nestedSubcommands[arguments[index]]?.contains(arguments[index + 1]) == true {
+            path.append(arguments[index + 1])
+            index += 1
+        }
+        return path + leading + arguments[(index + 1)...]
     }
 }

@@ -9,8 +9,8 @@ struct Bench: AsyncParsableCommand {
         commandName: "chatmail-bench",
         abstract: "Seed synthetic stores and measure chatmail.",
         subcommands: [
-            Seed.self, StoreBenchmark.self, MailTextBenchmark.self, GmailBenchmark.self, SyncBenchmark.self, ExportBenchmark.self,
-            SearchBenchmark.self,
+            Seed.self, StoreBenchmark.self, MailTextBenchmark.self, GmailBenchmark.self, SyncBenchmark.self, ActionBenchmark.self,
+            ExportBenchmark.self, SearchBenchmark.self,
         ])
 }
 

@@ -35,7 +35,8 @@ final class CLIFixture {
         return testBinary.deletingLastPathComponent().appendingPathComponent("chatmail")
     }
 
-    /// Runs `chatmail` with `--home` pointing at this fixture, a pinned clock, UTC and no colour unless asked.
+    /// Runs `chatmail` with `--home` pointing at this fixture, a pinned clock, UTC, a UTF-8 locale and no
+    /// colour unless asked.
     func run(_ arguments: [String], environment extra: [String: String] = [:], home: URL? = nil) async throws -> RunResult {
         try await Self.run(["--home", (home ?? self.home).path] + arguments, environment: extra)
     }
@@ -59,6 +60,10 @@ final class CLIFixture {
         environment["CHATMAIL_NOW_MS"] = String(now)
         environment["TZ"] = "UTC"
         environment["COLUMNS"] = "80"
+        // A UTF-8 locale, so output uses box drawing whatever the machine's own locale is.
+        environment["LANG"] = "C.UTF-8"
+        environment.removeValue(forKey: "LC_ALL")
+        environment.removeValue(forKey: "LC_CTYPE")
         environment.removeValue(forKey: "NO_COLOR")
         environment.removeValue(forKey: "CHATMAIL_HOME")
         for (key, value) in extra { environment[key] = value }

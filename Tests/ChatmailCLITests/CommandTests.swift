@@ -94,8 +94,9 @@ import Testing
         #expect((object["messages"] as? [[String: Any]])?.map { $0["gmailId"] as? String } == ["a2", "a3"])
     }
 
-    @Test("resolves an exact address, a name in any case, and a unique prefix", arguments: [
+    @Test("resolves an exact address, a name in any case, a unique prefix, then fuzzily", arguments: [
         "alice@example.com", "ALICE@EXAMPLE.COM", "alice liddell", "Lidd", "alic",
+        "lidell", "iddel", "ALIСE LIDDEL",  // a typo, a substring, a Cyrillic С plus a typo: 2 edits in 12
     ])
     func resolves(person: String) async throws {
         let fixture = try CLIFixture()
@@ -104,6 +105,19 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try result.json() as? [String: Any])
         #expect((object["conversation"] as? [String: Any])?["title"] as? String == "Alice Liddell")
+    }
+
+    @Test("actions never act on a fuzzy match: a typo shows the chat but cannot archive it")
+    func actionsSkipFuzzy() async throws {
+        let fixture = try CLIFixture()
+        try fixture.seedCast()
+        let archived = try await fixture.run(["archive", "lidell"])
+        #expect(archived.status == 2, "\(archived.stdout)")
+        let pending = try await fixture.run(["pending", "--json"])
+        #expect((try pending.json() as? [Any])?.isEmpty == true)
+        let listed = try await fixture.run(["conversations", "--archived", "--json"])
+        #expect((try listed.json() as? [Any])?.isEmpty == true)
+        #expect(try await fixture.run(["archive", "liddell"]).status == 0)  // a real prefix still works
     }
 
     @Test("an ambiguous prefix exits 2 and lists the candidates on stderr")
@@ -140,7 +154,7 @@ import Testing
         #expect(lines.allSatisfy { $0.count <= 60 })
         #expect(lines.contains { $0.hasPrefix("Alice Liddell · ") })
         #expect(lines.contains { $0.hasSuffix("You · 12:10") })
-        #expect(lines.contains { $0.trimmingCharacters(in: .whitespaces) == "── unread ──" })
+        #expect(lines.contains { $0.trimmingCharacters(in: .whitespaces) == "── 1 unread ──" })
         #expect(result.stdout.contains("map.png (20 KB)"))
     }
 }
@@ -220,31 +234,6 @@ import Testing
         let result = try await CLIFixture.run(arguments)
         #expect(result.status == 64)
     }
-
-    @Test("email text cannot inject terminal sequences, in any renderer")
-    func terminalSafety() async throws {
-        let fixture = try CLIFixture()
-        let hostile = "\u{1B}]0;pwned\u{07}\u{1B}[2J\u{9B}31m\u{202E}Mallory"
-        try await fixture.store.write { tx in
-            let account = try tx.ensureAccount(email: "me@example.org")
-            let stored = try tx.upsert(MessageInput(
-                gmailID: "x1", threadID: "t", internalDateMs: CLIFixture.now - 1000,
-                from: EmailAddress(address: "mallory@example.com", name: hostile), to: [EmailAddress(address: "me@example.org")],
-                subject: hostile, bodyText: hostile + "\nbody \u{1B}]52;c;Zm9v\u{07}", labelIDs: ["INBOX", "UNREAD"],
-                attachments: [.init(partID: "1", filename: hostile + ".pdf", mimeType: "application/pdf", size: 1)]), in: account)
-            try tx.recomputeRollups(for: stored.affectedConversations)
-        }
-        for command in [["conversations"], ["show", "mallory"], ["conversations", "--json"], ["show", "mallory", "--json"], ["show", "zzz"], ["show", "m"]] {
-            for colour in ["never", "always"] {
-                let result = try await fixture.run(command + ["--color", colour])
-                let streams = result.stdout + result.stderr
-                // Strip our own SGR sequences; nothing else may start with ESC.
-                let withoutOurs = streams.replacingOccurrences(of: #"\u{1B}\[[0-9;]*m"#, with: "", options: .regularExpression)
-                #expect(!withoutOurs.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || (0x80...0x9F).contains($0.value) || $0 == "\u{202E}" },
-                        "\(command) \(colour)")
-            }
-        }
-    }
 }
 
 @Suite struct ParsingTests {
@@ -261,6 +250,8 @@ import Testing
         (["--color=never", "-v", "conversations"], ["conversations", "--color=never", "-v"]),
         (["show", "--home", "/h", "al"], ["show", "--home", "/h", "al"]),
         (["--help"], ["--help"]),
+        (["--home", "/h", "pending", "retry", "3"], ["pending", "retry", "--home", "/h", "3"]),
+        (["--home", "/h", "pending", "--json"], ["pending", "--home", "/h", "--json"]),
     ])
     func movesGlobals(input: [String], expected: [String]) {
         #expect(GlobalOptions.movingGlobalsAfterSubcommand(input) == expected)

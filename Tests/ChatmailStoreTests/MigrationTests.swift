@@ -6,7 +6,8 @@ import Testing
 @Suite struct MigrationTests {
     static let expectedTables = [
         "abandoned_message", "account", "account_alias", "attachment", "conversation", "conversation_participant",
-        "label", "message", "message_fts", "message_label", "message_participant", "pending_action", "sync_queue",
+        "label", "label_recheck", "message", "message_fts", "message_label", "message_participant", "pending_action", "sqlite_sequence",
+        "sync_queue",
     ]
 
     @Test("a fresh file gets every table of the data model, in WAL mode with foreign keys on")
@@ -19,7 +20,8 @@ import Testing
                 #expect(tables == Self.expectedTables)
                 #expect(try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal")
                 let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
-                #expect(applied == ["001_account", "002_conversation", "003_message", "004_message_fts", "005_queues", "006_sync_queue"])
+                #expect(applied == ["001_account", "002_conversation", "003_message", "004_message_fts", "005_queues", "006_sync_queue",
+                                    "007_pending_action_details"])
             }
         }
     }
@@ -82,6 +84,38 @@ import Testing
             }
             #expect(message.contains(reason))
         }
+    }
+
+    @Test("007 keeps queued actions of a 006 database, and action ids are never reused after a delete")
+    func pendingActionRebuild() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-007-\(UUID().uuidString)")
+        let migrations = dir.appendingPathComponent("migrations")
+        try FileManager.default.createDirectory(at: migrations, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
+        for migration in try SchemaMigrator().migrations where migration.number <= 6 {
+            try migration.sql.write(to: migrations.appendingPathComponent(migration.identifier + ".sql"), atomically: true, encoding: .utf8)
+        }
+        let path = dir.appendingPathComponent("chatmail.sqlite")
+        let pool = try DatabasePool(path: path.path)
+        try SchemaMigrator(directory: migrations).migrate(pool)
+        try await pool.write { db in
+            try db.execute(sql: "INSERT INTO account (email, email_normalized, created_at_ms) VALUES ('me@example.org', 'me@example.org', 0)")
+            try db.execute(sql: """
+                INSERT INTO pending_action (account_id, kind, target_message_ids, remove_labels, status, attempts, next_attempt_at_ms, last_error, created_at_ms, updated_at_ms)
+                VALUES (1, 'archive', '["a","b"]', '["INBOX"]', 'failed', 2, 5, 'HTTP 503', 1, 2)
+                """)
+        }
+        try pool.close()
+
+        let store = try ChatmailStore(path: path.path, clock: { 10 })
+        let account = AccountID(rawValue: 1)
+        let kept = try #require(try store.pendingActions(of: account).first)
+        #expect(kept.id.rawValue == 1 && kept.kind == .archive && kept.targetIDs == ["a", "b"] && kept.sentIDs.isEmpty)
+        #expect(kept.status == .failed && kept.attempts == 2 && kept.lastError == "HTTP 503" && kept.target == "")
+        let second = try await store.write { tx in try tx.insertPendingAction(kind: .star, target: "x", gmailIDs: ["c"], in: account) }
+        try await store.write { tx in try tx.deletePendingAction(second.id, in: account) }
+        let third = try await store.write { tx in try tx.insertPendingAction(kind: .star, target: "x", gmailIDs: ["c"], in: account) }
+        #expect(second.id.rawValue == 2 && third.id.rawValue == 3)
     }
 
     static func schemaDump(_ path: URL) throws -> [String] {

@@ -192,13 +192,13 @@ func rawMessage(_ id: Int, from: String, to: String = "me@example.org", cc: Stri
         try await withSyncSetup(mailbox: .messages(seeded)) { emulator, store, account, path in
             _ = try await makeEngine(emulator, store).run(account: account)
             let id = await emulator.mailbox.list(matching: { _ in true }, after: nil, limit: 10).page[0].id
-            // The user marked it read locally; the action has not reached Gmail yet.
+            // The user marked it read locally; the action failed once and waits to be retried (not due).
             _ = try await store.write { tx in try tx.modifyLabels(adding: [], removing: ["UNREAD"], onMessages: [id], in: account.id) }
             try await DatabaseQueue(path: path.path).write { db in
                 try db.execute(
                     sql: """
                         INSERT INTO pending_action (account_id, kind, target_message_ids, remove_labels, status, next_attempt_at_ms, created_at_ms, updated_at_ms)
-                        VALUES (?, 'read', ?, '["UNREAD"]', 'pending', 0, 0, 0)
+                        VALUES (?, 'read', ?, '["UNREAD"]', 'failed', 9223372036854775807, 0, 0)
                         """,
                     arguments: [account.id, "[\"\(id)\"]"])
             }

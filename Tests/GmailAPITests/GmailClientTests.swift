@@ -97,6 +97,18 @@ import Testing
         #expect(sleeper.sleeps.allSatisfy { $0 <= .seconds(32) })
     }
 
+    @Test("a retrying(maxAttempts: 1) copy sends once and never sleeps; the original keeps its retries")
+    func singleAttemptCopy() async throws {
+        let sleeper = VirtualSleeper()
+        let transport = ScriptedTransport { _, _ in googleError(503, reason: "backendError") }
+        let client = makeClient(transport: transport, sleeper: sleeper, maxAttempts: 4)
+        await #expect(throws: GmailAPIError.server(status: 503)) { try await client.retrying(maxAttempts: 1).getProfile() }
+        #expect(transport.requests.count == 1)
+        #expect(sleeper.sleeps.isEmpty)
+        await #expect(throws: GmailAPIError.server(status: 503)) { try await client.getProfile() }
+        #expect(transport.requests.count == 5)
+    }
+
     @Test("network errors are transient and surface as .transport")
     func networkErrors() async throws {
         let transport = ScriptedTransport { _, _ in throw URLError(.networkConnectionLost) }

@@ -29,6 +29,21 @@ import Testing
         }
     }
 
+    @Test("permanent faults for the pending-action queue: 403 insufficientPermissions and 400 invalidArgument")
+    func permanentFaults() async throws {
+        try await withEmulator { h in
+            let id = try await FormatTests.lunchId(h)
+            _ = try await h.control("faults", #"{"rules":[{"method":"messages.modify","kind":"403scope","count":1},{"method":"messages.modify","kind":"400","count":1}]}"#, method: "PUT")
+            let forbidden = try await h.post(Harness.me + "/messages/\(id)/modify", json: #"{"addLabelIds":["STARRED"]}"#)
+            #expect(forbidden.text == #"{"error":{"code":403,"message":"Request had insufficient authentication scopes.","errors":[{"message":"Request had insufficient authentication scopes.","domain":"global","reason":"insufficientPermissions"}],"status":"PERMISSION_DENIED"}}"#)
+            let invalid = try await h.post(Harness.me + "/messages/\(id)/modify", json: #"{"addLabelIds":["STARRED"]}"#)
+            #expect(invalid.status == 400)
+            #expect(invalid.json["error"]?["errors"]?.arrayValue?.first?["reason"] == .string("invalidArgument"))
+            #expect(try await h.post(Harness.me + "/messages/\(id)/modify", json: #"{"addLabelIds":["STARRED"]}"#).status == 200)
+            #expect(try await h.get(Harness.me + "/profile").status == 200)
+        }
+    }
+
     @Test("faults by method and probability are reproducible with a seed; drop, 500, 503 and slow work")
     func faultsByProbability() async throws {
         try await withEmulator { h in

@@ -119,15 +119,18 @@ import Testing
             #expect(DisplayWidth.of(line) <= width, "\(line)")
         }
         #expect(!output.unicodeScalars.contains { $0.value == 0x1B || (0x80...0x9F).contains($0.value) })
-        // My header and my block's widest line touch the right edge; others' lines start at column 2.
+        // My header and my bubble touch the right edge; the other side's bubble starts at column 0.
         let myHeader = try #require(lines.first { $0.hasSuffix("You · 12:02") })
         #expect(DisplayWidth.of(myHeader) == width)
+        let okLine = try #require(lines.last { $0.contains("│ ok") })
+        #expect(okLine.hasSuffix("│") && DisplayWidth.of(okLine) == width && okLine.hasPrefix(" "))
         let myAttachment = try #require(lines.last { $0.contains("📎") })
         #expect(DisplayWidth.of(myAttachment) == width)
-        let okLine = try #require(lines.last { $0.hasSuffix("ok") })
-        #expect(okLine.prefix { $0 == " " }.count == myAttachment.prefix { $0 == " " }.count)
-        let theirFirstLine = try #require(lines.first { $0.contains("Mallory") && $0.hasPrefix("  ") })
-        #expect(theirFirstLine.hasPrefix("  ") && !theirFirstLine.hasPrefix("   "))
+        let theirFirstLine = try #require(lines.first { $0.contains("Mallory") && $0.hasPrefix("│ ") })
+        #expect(theirFirstLine.hasSuffix("│"))
+        #expect(lines.filter { $0.hasPrefix("╭") }.count == 1 && lines.filter { $0.hasSuffix("╮") }.count == 2)
+        // A bubble is at most about 70% of the width.
+        #expect(lines.filter { $0.hasPrefix("│") }.allSatisfy { DisplayWidth.of($0) <= max(14, width * 7 / 10) })
         if width >= 40 { #expect(output.contains("report.pdf (2.4 MB)")) }
     }
 
@@ -146,5 +149,82 @@ import Testing
     ])
     func bytes(count: Int64, expected: String) {
         #expect(ByteCount.format(count) == expected)
+    }
+}
+
+@Suite struct WideTextTests {
+    @Test("wcwidth drives the width: combining marks, Hangul jamo, emoji newer than the C tables")
+    func wcwidthRules() {
+        #expect(DisplayWidth.hasUTF8CType)
+        #expect(DisplayWidth.of("a\u{0301}\u{0327}") == 1)        // two combining marks on one letter
+        #expect(DisplayWidth.of("\u{1100}\u{1161}\u{11A8}") == 2)  // conjoining jamo: one wide syllable
+        #expect(DisplayWidth.of("🫠") == 2)                        // Unicode 14 emoji
+        #expect(DisplayWidth.of("🫨") == 2)                        // Unicode 15: wcwidth says -1, still 2
+        #expect(DisplayWidth.of("☺") == 1 && DisplayWidth.of("☺️") == 2)  // text vs emoji presentation
+        #expect(DisplayWidth.of("🏳️‍🌈") == 2 && DisplayWidth.of("👋🏿") == 2)
+        #expect(DisplayWidth.of("שלום עולם") == 9)                // RTL letters are one column each
+    }
+
+    @Test("the built-in table agrees with wcwidth on the wide ranges it covers", arguments: [
+        "日本語", "한국어", "ＡＢＣ", "中文字符", "カタカナ",
+    ])
+    func fallbackAgrees(text: String) {
+        let fallback = text.unicodeScalars.reduce(0) { $0 + (DisplayWidth.isWideFallback($1.value) ? 2 : 1) }
+        #expect(fallback == DisplayWidth.of(text))
+    }
+
+    @Test("CJK breaks between characters and keeps closing punctuation off the line start")
+    func cjk() {
+        let text = "日本語のテキストは、空白なしで折り返されます。「引用」も大丈夫。"
+        for width in [6, 7, 10, 15] {
+            let lines = TextWrapper.wrap(text, width: width)
+            #expect(lines.allSatisfy { DisplayWidth.of($0) <= width }, "\(lines)")
+            #expect(lines.joined() == text)
+            #expect(!lines.dropFirst().contains { $0.first.map(TextWrapper.noLineStart.contains) ?? false }, "\(lines)")
+            #expect(!lines.dropLast().contains { $0.last.map(TextWrapper.noLineEnd.contains) ?? false }, "\(lines)")
+        }
+        // Mixed text fills the line instead of moving the whole CJK run down.
+        #expect(TextWrapper.wrap("see 日本語のテキスト", width: 10) == ["see 日本語", "のテキスト"])
+    }
+
+    @Test("a long URL is broken, never overflowing, and comes back whole when joined")
+    func longURL() {
+        let url = "https://example.com/" + String(repeating: "segment/", count: 20) + "end?x=1"
+        let lines = TextWrapper.wrap("read " + url + " now", width: 30)
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 30 })
+        #expect(lines.first == "read")
+        #expect(lines.dropFirst().joined() == url + " now")
+    }
+
+    @Test("an ASCII bubble uses no character outside ASCII but the email's own")
+    func asciiGlyphs() {
+        let message = TranscriptMessage(
+            id: MessageID(rawValue: 1), gmailID: "g", threadID: "t", from: EmailAddress(address: "a@x.org", name: "Ann"),
+            isFromMe: false, internalDateMs: 1_741_176_000_000, subject: "Hi", text: "plain words", originalText: "plain words\n> quoted",
+            isNewsletter: false, labels: ["UNREAD"], attachments: [.init(filename: "a.txt", mimeType: "text/plain", size: 10, isInline: false)])
+        let transcript = Transcript(
+            conversation: RendererTests.conversation("Ann"), messages: [message], earlierMessageCount: 2)
+        let output = TranscriptRenderer(
+            width: 40, time: RendererTests.time, palette: Palette(isEnabled: false), glyphs: .ascii
+        ).render(transcript)
+        #expect(output.unicodeScalars.allSatisfy { $0.isASCII }, "\(output)")
+        #expect(output.contains("+-") && output.contains("| plain words") && output.contains("[...]") && output.contains("[file] a.txt"))
+    }
+
+    @Test("the locale picks the glyphs: LC_ALL, then LC_CTYPE, then LANG", arguments: [
+        (["LANG": "en_GB.UTF-8"], true), (["LANG": "C"], false), ([:], false), (["LC_ALL": "C", "LANG": "en_US.utf8"], false),
+        (["LC_CTYPE": "de_DE.UTF-8", "LANG": "C"], true), (["LC_ALL": "", "LANG": "C.UTF-8"], true),
+    ])
+    func locale(environment: [String: String], rounded: Bool) {
+        #expect((Glyphs.forLocale(environment: environment) == .rounded) == rounded)
+    }
+
+    @Test("a person's colour is stable and never my accent")
+    func personColour() {
+        #expect(Palette.Style.person("alice@example.com") == Palette.Style.person("alice@example.com"))
+        // Pinned: FNV-1a does not change between runs or machines, unlike Swift's Hasher.
+        #expect(Palette.Style.person("alice@example.com").parameters == "95")
+        let colours = Set((0..<200).map { Palette.Style.person("p\($0)@example.com").parameters })
+        #expect(colours.count >= 8 && !colours.contains(Palette.Style.accent.parameters))
     }
 }

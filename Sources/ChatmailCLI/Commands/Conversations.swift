@@ -15,6 +15,8 @@ struct Conversations: AsyncParsableCommand {
     @Flag(help: "Only newsletters.") var newsletters = false
     @Option(help: "Show at most this many conversations.") var limit = 50
     @Flag(help: "Print JSON instead of a table.") var json = false
+    @Flag(help: "Print straight to the terminal instead of through $PAGER (less -FRX). Piped output is never paged.")
+    var noPager = false
 
     func validate() throws {
         guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }
@@ -37,7 +39,8 @@ struct Conversations: AsyncParsableCommand {
         if json {
             try env.write(try JSONRenderer(time: env.time).render(rows))
         } else {
-            try env.write(ConversationListRenderer(width: env.width, time: env.time, palette: env.palette).render(rows))
+            let renderer = ConversationListRenderer(width: env.width, time: env.time, palette: env.palette, glyphs: env.glyphs)
+            try env.present(renderer.render(rows), paging: !noPager)
         }
     }
 }

@@ -63,12 +63,12 @@ struct Demo: AsyncParsableCommand {
         // 3. Conversations, and the busiest one with a person.
         let rows = try store.conversations(in: account.id, filter: ConversationFilter(kind: .people, limit: 15))
         try env.write("$ chatmail conversations --people --limit 15\n")
-        try env.write(ConversationListRenderer(width: env.width, time: env.time, palette: env.palette).render(rows))
+        try env.write(ConversationListRenderer(width: env.width, time: env.time, palette: env.palette, glyphs: env.glyphs).render(rows))
         if let busiest = rows.max(by: { $0.messageCount < $1.messageCount }),
            let transcript = try store.transcript(of: busiest.id, limit: 6) {
             let person = busiest.participants.first?.address ?? busiest.title
             try env.write("\n$ chatmail show \(person) --limit 6\n")
-            try env.write(TranscriptRenderer(width: env.width, time: env.time, palette: env.palette).render(transcript))
+            try env.write(TranscriptRenderer(width: env.width, time: env.time, palette: env.palette, glyphs: env.glyphs).render(transcript))
         }
         try env.write("\nTry more: chatmail --home \(env.home.path) conversations --all\n")
     }

@@ -14,7 +14,7 @@ struct Show: AsyncParsableCommand {
     @Option(help: "Show at most this many of the newest messages.") var limit = 50
     @Flag(help: "Show messages whole, with the quoted text and signatures that were removed.") var full = false
     @Flag(help: "Print JSON instead of a transcript.") var json = false
-    @Flag(help: "Never page the output. (chatmail does not page yet, so this changes nothing today; scripts can pass it safely.)")
+    @Flag(help: "Print straight to the terminal instead of through $PAGER (less -FRX). Piped output is never paged.")
     var noPager = false
 
     func validate() throws {
@@ -37,8 +37,9 @@ struct Show: AsyncParsableCommand {
         if json {
             try env.write(try JSONRenderer(time: env.time).render(transcript, fullText: full))
         } else {
-            let renderer = TranscriptRenderer(width: env.width, time: env.time, palette: env.palette, showFullText: full)
-            try env.write(renderer.render(transcript))
+            let renderer = TranscriptRenderer(
+                width: env.width, time: env.time, palette: env.palette, glyphs: env.glyphs, showFullText: full)
+            try env.present(renderer.render(transcript), paging: !noPager)
         }
     }
 }

@@ -23,21 +23,32 @@ struct Sync: AsyncParsableCommand {
         let settings = try GmailSettings.resolve(environment: env.environment)
         let client = try GmailSession.client(environment: env, settings: settings)
         let progress = ProgressLine(enabled: !json && isatty(STDERR_FILENO) == 1)
-        let engine = SyncEngine(store: store, gmail: client, progress: { progress.show($0) })
+        let pusher = PendingActionSender(store: store, gmail: client, clock: env.clock)
+        let engine = SyncEngine(store: store, gmail: client, pusher: pusher, progress: { progress.show($0) })
+        let abandonedBefore = try Self.abandonedActions(store, account)
         let report = try await engine.run(account: account, full: full)
         progress.finish()
+        let newlyAbandoned = try Self.abandonedActions(store, account) - abandonedBefore
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try env.write(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
         } else {
-            try env.write(Self.summary(report) + "\n")
+            try env.write(Self.summary(report, abandonedActions: newlyAbandoned) + "\n")
         }
     }
 
-    static func summary(_ report: SyncReport) -> String {
+    /// Abandoned queued actions: the push reports only what it sent, and the text summary must not
+    /// stay silent about an action Gmail refused.
+    static func abandonedActions(_ store: ChatmailStore, _ account: Account) throws -> Int {
+        try store.pendingActions(of: account.id).filter { $0.status == .abandoned }.count
+    }
+
+    static func summary(_ report: SyncReport, abandonedActions: Int = 0) -> String {
         var parts = ["\(report.messagesAdded) new", "\(report.messagesDeleted) deleted", "\(report.labelChanges) label changes"]
-        if report.pendingSent > 0 { parts.append("\(report.pendingSent) actions sent") }
+        func actions(_ count: Int) -> String { count == 1 ? "1 action" : "\(count) actions" }
+        if report.pendingSent > 0 { parts.append("\(actions(report.pendingSent)) sent") }
+        if abandonedActions > 0 { parts.append("\(actions(abandonedActions)) abandoned (see `chatmail pending`)") }
         if report.abandoned > 0 { parts.append("\(report.abandoned) failed (retried next sync; see `chatmail status`)") }
         return "Synced (\(report.mode.rawValue)): \(parts.joined(separator: ", ")); \(report.conversationsUpdated) conversations updated in \(String(format: "%.1f", report.seconds)) s."
     }

@@ -43,7 +43,7 @@ struct View: AsyncParsableCommand {
         if json {
             try env.write(try JSONRenderer(time: env.time).render(view, fullText: full))
         } else {
-            let renderer = TranscriptRenderer(width: env.width, time: env.time, palette: env.palette, showFullText: full)
+            let renderer = TranscriptRenderer(width: env.width, time: env.time, palette: env.palette, glyphs: env.glyphs, showFullText: full)
             try env.write(renderer.render(view.transcript(nowMs: env.time.nowMs)))
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The outcome of looking up `<person>` for `show`.
@@ -14,11 +15,17 @@ extension ChatmailStore {
     /// Stages run in order and the first that matches anything decides:
     /// 1. an exact address (compared by identity key, so `John.Doe@gmail.com` finds `johndoe@gmail.com`);
     /// 2. a case-insensitive full name, or a conversation title;
-    /// 3. a case-insensitive prefix of an address, a name or any word of a name ("Note to self" too).
+    /// 3. a case-insensitive prefix of an address, a name or any word of a name ("Note to self" too);
+    /// 4. fuzzy: ignoring case and accents, the query appears inside a name or an address, or is within
+    ///    one or two typing mistakes of a name, a word of one, or an address's local part ("jonh" finds
+    ///    John). Fuzzy matching never runs when an earlier stage found someone.
     ///
     /// A person who matches is represented by their one-to-one conversation when they have one, so
     /// `show alice` opens the chat with Alice even when she is also in group conversations.
-    public func resolvePerson(_ query: String, in account: AccountID) throws -> PersonMatch {
+    ///
+    /// Commands that change mail pass `allowingFuzzy: false`: a typo may show the wrong chat, but it must
+    /// never archive or trash one.
+    public func resolvePerson(_ query: String, in account: AccountID, allowingFuzzy: Bool = true) throws -> PersonMatch {
         let needle = String(Substring(query).trimmingWhitespace())
         guard !needle.isEmpty else { return .notFound }
         if needle.contains("@") {
@@ -29,7 +36,7 @@ extension ChatmailStore {
             if !candidates.isEmpty { return try match(candidates) }
         }
         let directory = try read { db in try PersonDirectory.load(account: account, db: db) }
-        for stage in [PersonDirectory.Stage.exactName, .prefix] {
+        for stage in [PersonDirectory.Stage.exactName, .prefix] + (allowingFuzzy ? [.fuzzy] : []) {
             let candidates = directory.candidates(for: needle, stage: stage)
             if !candidates.isEmpty { return try match(candidates) }
         }
@@ -54,7 +61,7 @@ extension ChatmailStore {
 
 /// Everyone the account has a visible conversation with, for matching `<person>` in memory.
 struct PersonDirectory {
-    enum Stage { case exactAddress, exactName, prefix }
+    enum Stage { case exactAddress, exactName, prefix, fuzzy }
 
     struct Person {
         var key: String
@@ -112,6 +119,9 @@ struct PersonDirectory {
             // chat; only conversations without participants ("Note to self") match by title prefix.
             matchingTitles = Set(
                 titles.lazy.filter { memberCounts[$0.key] == nil && $0.value.lowercased().hasPrefix(lowered) }.map(\.key))
+        case .fuzzy:
+            let folded = FuzzyName.fold(needle)
+            matchingKeys = Set(people.lazy.filter { FuzzyName.matches(folded, person: $0) }.map(\.key))
         }
         var result = matchingTitles
         for key in matchingKeys {
@@ -130,5 +140,55 @@ struct PersonDirectory {
         guard let name = person.name?.lowercased() else { return false }
         if name.hasPrefix(prefix) { return true }
         return name.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "." }).contains { $0.hasPrefix(prefix) }
+    }
+}
+
+/// Forgiving comparison of a query with a person, for the last resolution stage.
+enum FuzzyName {
+    /// Lowercased, without accents: "José" and "jose" compare equal.
+    static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    }
+
+    /// Whether `folded` (a ``fold(_:)``ed query) designates `person`. Queries shorter than three
+    /// characters never match: they would match nearly everyone.
+    static func matches(_ folded: String, person: PersonDirectory.Person) -> Bool {
+        guard folded.count >= 3 else { return false }
+        let name = person.name.map(fold) ?? ""
+        let address = fold(person.address)
+        if name.contains(folded) || address.contains(folded) { return true }
+        let localPart = address.split(separator: "@").first.map(String.init) ?? address
+        let words = name.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "." || $0 == "-" }).map(String.init)
+        let allowed = folded.count >= 8 ? 2 : folded.count >= 4 ? 1 : 0
+        guard allowed > 0 else { return false }
+        return ([name, localPart] + words).contains { candidate in
+            !candidate.isEmpty && abs(candidate.count - folded.count) <= allowed
+                && editDistance(Array(folded), Array(candidate), limit: allowed) <= allowed
+        }
+    }
+
+    /// Optimal string alignment distance (a swap of two neighbours counts one), stopping early once
+    /// every path exceeds `limit`.
+    static func editDistance(_ a: [Character], _ b: [Character], limit: Int) -> Int {
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var previousPrevious = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            var rowMinimum = current[0]
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    value = min(value, previousPrevious[j - 2] + 1)
+                }
+                current[j] = value
+                rowMinimum = min(rowMinimum, value)
+            }
+            if rowMinimum > limit { return rowMinimum }
+            (previousPrevious, previous, current) = (previous, current, previousPrevious)
+        }
+        return previous[b.count]
     }
 }

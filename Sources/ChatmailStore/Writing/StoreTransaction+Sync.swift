@@ -48,14 +48,15 @@ extension StoreTransaction {
 
     // MARK: Conflict protection
 
-    /// Gmail ids that a pending or processing action is about to change: their local labels are the
-    /// user's latest intent, so server label changes for them are not applied until the action ends.
+    /// Gmail ids that a live action (pending, processing, or failed and waiting to retry) is about to
+    /// change: their local labels are the user's latest intent, so server label changes for them are not
+    /// applied until the action completes or is abandoned; then their labels are re-read from Gmail.
     public func protectedGmailIDs(in account: AccountID) throws -> Set<String> {
         Set(try String.fetchAll(
             db,
             sql: """
                 SELECT DISTINCT target.value FROM pending_action, json_each(pending_action.target_message_ids) AS target
-                WHERE pending_action.account_id = ? AND pending_action.status IN ('pending', 'processing')
+                WHERE pending_action.account_id = ? AND pending_action.status IN ('pending', 'processing', 'failed')
                 """,
             arguments: [account]))
     }

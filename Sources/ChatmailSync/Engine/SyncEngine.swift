@@ -20,13 +20,13 @@ public struct SyncEngine: Sendable {
 
     public init(
         store: ChatmailStore, gmail: GmailClient, persister: MessagePersister = MessagePersister(),
-        pusher: any PendingActionPusher = NoPendingActions(), tracker: ModificationTracker = ModificationTracker(),
+        pusher: (any PendingActionPusher)? = nil, tracker: ModificationTracker = ModificationTracker(),
         chunkSize: Int = 250, reconcileEveryMs: Int64 = 3_600_000, progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
     ) {
         self.store = store
         self.gmail = gmail
         self.persister = persister
-        self.pusher = pusher
+        self.pusher = pusher ?? PendingActionSender(store: store, gmail: gmail)
         self.tracker = tracker
         self.chunkSize = max(1, chunkSize)
         self.reconcileEveryMs = reconcileEveryMs
@@ -44,8 +44,9 @@ public struct SyncEngine: Sendable {
         let initial = InitialSyncOrchestrator(
             gmail: gmail, store: store, persister: persister, tracker: tracker, chunkSize: chunkSize, progress: progress)
         if full || hasCursor || storedHistoryID == nil {
-            report = SyncReport(mode: storedHistoryID == nil || !full ? .initial : .initial)
+            report = SyncReport(mode: .initial)
             historyID = try await initial.run(account: account, report: &report)
+            try await markReconciled(account.id)
         } else if let storedHistoryID {
             report = SyncReport(mode: .incremental)
             do {
@@ -54,6 +55,7 @@ public struct SyncEngine: Sendable {
             } catch GmailAPIError.historyExpired {
                 report = SyncReport(mode: .recovery)
                 historyID = try await initial.run(account: account, report: &report)
+                try await markReconciled(account.id)
             }
             try await reconcileIfDue(account.id, report: &report)
         } else {
@@ -78,6 +80,11 @@ public struct SyncEngine: Sendable {
         await tracker.record(result.touched)
         report.labelChanges += result.relabelled
         report.messagesDeleted += result.deleted
+        try await markReconciled(account)
+    }
+
+    /// A full read of the mailbox has just seen every label, so reconciliation is not due for an hour.
+    func markReconciled(_ account: AccountID) async throws {
         try await store.write { tx in try tx.markReconciled(account) }
     }
 }

@@ -36,16 +36,10 @@ public struct SyncProgress: Sendable, Equatable {
     public var total: Int
 }
 
-/// Sends queued local actions to Gmail before a sync pulls (the pending-action queue, issue 7).
+/// Sends queued local actions to Gmail before a sync pulls: ``PendingActionSender``.
 public protocol PendingActionPusher: Sendable {
     /// Sends every due action; returns how many were sent.
     func pushDue(account: AccountID) async throws -> Int
-}
-
-/// The pusher used until the queue exists: nothing is queued, so nothing is sent.
-public struct NoPendingActions: PendingActionPusher {
-    public init() {}
-    public func pushDue(account: AccountID) async throws -> Int { 0 }
 }
 
 /// Errors that stop a sync, with what to do next.

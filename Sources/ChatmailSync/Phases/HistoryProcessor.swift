@@ -3,9 +3,9 @@ import ChatmailStore
 /// Applies a history plan's deletions and label changes inside the caller's transaction, with batched
 /// lookups (one statement per group of identical changes, not one query per message).
 ///
-/// Messages downloaded in this same run already carry their current labels, and messages with a
-/// pending or processing action keep their local labels (conflict protection; lessons 7 and 9): neither
-/// gets the recorded label changes.
+/// Messages downloaded in this same run already carry their current labels, and messages with a live
+/// action (pending, processing, or failed and waiting to retry) keep their local labels (conflict
+/// protection; lessons 7 and 9): neither gets the recorded label changes.
 enum HistoryProcessor {
     struct Result {
         var touched = Set<ConversationID>()

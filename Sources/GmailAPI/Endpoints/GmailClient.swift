@@ -6,8 +6,8 @@ import Logging
 /// Every call goes through one pipeline: quota pacing (shared bucket), bounded concurrency, the bearer
 /// token, the transport, then classification *before* decoding (lesson 2). Transient failures retry with
 /// full-jitter backoff; a 401 refreshes the token once; permanent failures surface as `GmailAPIError`.
-/// A struct of `let`s whose shared state lives in actors (pacer, limiter, token provider), so copies
-/// share one budget.
+/// A value whose shared state lives in actors (pacer, limiter, token provider), so copies share one
+/// budget; only a copy's configuration can differ (``retrying(maxAttempts:)``).
 public struct GmailClient: Sendable {
     /// Tuning that does not depend on collaborators.
     public struct Configuration: Sendable, Equatable {
@@ -41,7 +41,7 @@ public struct GmailClient: Sendable {
         }
     }
 
-    public let configuration: Configuration
+    public private(set) var configuration: Configuration
     let transport: any HTTPTransport
     let tokens: any AccessTokenSource
     /// The account's quota bucket; share one pacer between every client of the same account.
@@ -64,6 +64,15 @@ public struct GmailClient: Sendable {
         self.sleeper = sleeper
         self.random = random
         self.logger = logger
+    }
+
+    /// A copy that tries each request at most `maxAttempts` times, sharing this client's quota bucket,
+    /// concurrency limit and token. The pending-action queue uses one attempt: it persists its own
+    /// backoff between runs instead of sleeping inline.
+    public func retrying(maxAttempts: Int) -> GmailClient {
+        var copy = self
+        copy.configuration.retryPolicy.maxAttempts = max(1, maxAttempts)
+        return copy
     }
 
     /// One REST call before it is sent.

@@ -8,10 +8,15 @@ public enum FaultKind: Sendable, Equatable {
     case drop                     // close the connection without a complete response
     case slow(milliseconds: Int)  // answer normally after a delay
     case emptyHistoryPage         // history.list: a page with no `history` but a nextPageToken
+    case insufficientScope        // 403 insufficientPermissions: permanent, as for a token without gmail.modify
+    case invalidArgument          // 400 invalidArgument: permanent
 
-    /// Parses the control API spelling: `429`, `403rate`, `500`, `503`, `401`, `drop`, `slow:250`, `emptyHistoryPage`.
+    /// Parses the control API spelling: `429`, `403rate`, `403scope`, `400`, `500`, `503`, `401`, `drop`,
+    /// `slow:250`, `emptyHistoryPage`.
     public init?(spec: String) {
         switch spec {
+        case "403scope": self = .insufficientScope
+        case "400": self = .invalidArgument
         case "429": self = .tooManyRequests
         case "403rate", "403": self = .userRateLimit403
         case "500": self = .backendError
@@ -33,6 +38,8 @@ public enum FaultKind: Sendable, Equatable {
         case .backendError: .backendError
         case .unavailable: .unavailable
         case .unauthorized: .unauthenticated
+        case .insufficientScope: .insufficientPermissions
+        case .invalidArgument: .badRequest("Invalid argument (injected fault)", reason: "invalidArgument")
         case .drop, .slow, .emptyHistoryPage: nil
         }
     }

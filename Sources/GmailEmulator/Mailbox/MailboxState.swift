@@ -141,6 +141,18 @@ public actor MailboxState {
         return applyLabels(id, add: add, remove: remove)
     }
 
+    /// Changes labels WITHOUT a history record, as Gmail occasionally does: the drift that only
+    /// chatmail's periodic label reconciliation can catch. For tests of that reconciliation.
+    @discardableResult
+    public func modifyWithoutHistory(_ id: String, add: [String], remove: [String]) throws(GmailError) -> StoredMessage {
+        try validate(add: add, remove: remove)
+        guard var message = messages[id] else { throw .notFound }
+        message.labelIds.removeAll { remove.contains($0) && !add.contains($0) }
+        message.labelIds.append(contentsOf: add.filter { !message.labelIds.contains($0) })
+        messages[id] = message
+        return message
+    }
+
     /// `batchModify`: skips unknown ids silently (contract §3.7 [emu]).
     public func batchModify(_ ids: [String], add: [String], remove: [String]) throws(GmailError) {
         try validate(add: add, remove: remove)

@@ -67,6 +67,11 @@ public struct GmailError: Error, Sendable, Equatable {
                    domain: "global", status: "RESOURCE_EXHAUSTED", retryAfterSeconds: retryAfter)
     }
 
+    /// A token without the scope the method needs (gmail.readonly calling modify): permanent.
+    public static let insufficientPermissions = GmailError(
+        code: 403, message: "Request had insufficient authentication scopes.", reason: "insufficientPermissions",
+        domain: "global", status: "PERMISSION_DENIED")
+
     public static let userRateLimit = GmailError(
         code: 403, message: "User Rate Limit Exceeded", reason: "userRateLimitExceeded", domain: "usageLimits",
         status: "PERMISSION_DENIED", retryAfterSeconds: nil)

@@ -6,45 +6,47 @@ public struct ConversationListRenderer: Sendable {
     public var width: Int
     public var time: TimeFormatting
     public var palette: Palette
+    public var glyphs: Glyphs
 
-    static let timeColumnWidth = 10
-
-    public init(width: Int, time: TimeFormatting, palette: Palette) {
+    public init(width: Int, time: TimeFormatting, palette: Palette, glyphs: Glyphs = .rounded) {
         self.width = width
         self.time = time
         self.palette = palette
+        self.glyphs = glyphs
     }
 
     public func render(_ conversations: [ConversationSummary]) -> String {
         guard !conversations.isEmpty else { return "No conversations.\n" }
-        return conversations.map(row).joined(separator: "\n") + "\n"
+        let times = conversations.map { time.relative($0.lastMessageAtMs) }
+        // As wide as the widest time shown, so a list of today's chats does not waste ten columns.
+        let timeWidth = times.lazy.map { DisplayWidth.of($0) }.max() ?? 5
+        return zip(conversations, times).map { row($0, relativeTime: $1, timeWidth: timeWidth) }.joined(separator: "\n") + "\n"
     }
 
-    func row(_ conversation: ConversationSummary) -> String {
-        let marker = conversation.unreadCount > 0 ? "●" : " "
-        // Right-aligned in a fixed column, wide enough for "2023-03-03" and "Yesterday".
-        let relative = time.relative(conversation.lastMessageAtMs)
-        let when = String(repeating: " ", count: max(0, Self.timeColumnWidth - DisplayWidth.of(relative))) + relative
+    /// `● Title (2)   [news] snippet…   14:02`: marker, title with its unread badge, snippet, time.
+    func row(_ conversation: ConversationSummary, relativeTime: String, timeWidth: Int) -> String {
+        let marker = conversation.unreadCount > 0 ? glyphs.unreadMarker : " "
+        let when = String(repeating: " ", count: max(0, timeWidth - DisplayWidth.of(relativeTime))) + relativeTime
         let unread = conversation.unreadCount > 0 ? " (\(conversation.unreadCount))" : ""
-        let tag = conversation.isNewsletter ? " [news]" : ""
-        let suffixWidth = DisplayWidth.of(unread + tag)
+        let tag = conversation.isNewsletter ? "[news] " : ""
+        let unreadWidth = DisplayWidth.of(unread)
         // marker + space, title column, two spaces, snippet, two spaces, time.
-        let timeWidth = DisplayWidth.of(when)
-        let titleWidth = min(32, max(8, (width - 2) / 3))
+        let titleWidth = min(32, max(14, (width - 2) / 3))
         let snippetWidth = width - 2 - titleWidth - 2 - 2 - timeWidth
         let fullTitle = TerminalSafeText.singleLine(conversation.title)
         guard snippetWidth >= 8 else {
             // Too narrow for columns: the title alone, cut to fit.
-            return paint(marker, .badge) + " " + DisplayWidth.truncate(fullTitle + unread + tag, toWidth: max(1, width - 2))
+            return paint(marker, .badge) + " " + DisplayWidth.truncate(fullTitle + unread, toWidth: max(1, width - 2), ellipsis: glyphs.ellipsis)
         }
-        let title = DisplayWidth.truncate(fullTitle, toWidth: max(1, titleWidth - suffixWidth))
-        let titleCellWidth = DisplayWidth.of(title) + suffixWidth
+        let title = DisplayWidth.truncate(fullTitle, toWidth: max(4, titleWidth - unreadWidth), ellipsis: glyphs.ellipsis)
+        let titleCellWidth = DisplayWidth.of(title) + unreadWidth
         let padding = String(repeating: " ", count: max(0, titleWidth - titleCellWidth))
         // A long badge may push the title cell past its column; the snippet gives the columns back.
         let overflow = max(0, titleCellWidth - titleWidth)
-        let snippet = DisplayWidth.pad(TerminalSafeText.singleLine(conversation.snippet), toWidth: snippetWidth - overflow)
-        return paint(marker, .badge) + " " + palette.paint(title, .bold) + paint(unread, .badge) + paint(tag, .newsletter)
-            + padding + "  " + palette.paint(snippet, .dim) + "  " + when
+        let snippetRoom = snippetWidth - overflow - DisplayWidth.of(tag)
+        let snippet = DisplayWidth.pad(TerminalSafeText.singleLine(conversation.snippet), toWidth: max(0, snippetRoom), ellipsis: glyphs.ellipsis)
+        return paint(marker, .badge) + " " + palette.paint(title, .bold) + paint(unread, .badge)
+            + padding + "  " + paint(tag, .newsletter) + palette.paint(snippet, .dim) + "  " + when
     }
 
     private func paint(_ text: String, _ style: Palette.Style) -> String {

@@ -52,7 +52,9 @@ public struct JSONRenderer: Sendable {
             unreadCount: conversation.unreadCount, archived: conversation.isArchived, isNewsletter: conversation.isNewsletter)
     }
 
-    func encode(_ value: some Encodable) throws -> String {
+    /// Any value as terminal-safe JSON with the house formatting (sorted keys, pretty, newline-ended),
+    /// for command results that have no shape of their own here.
+    public func encode(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let json = String(decoding: try encoder.encode(value), as: UTF8.self)

@@ -1,49 +1,98 @@
 import Foundation
 
-/// Greedy word wrapping by display width.
+/// Greedy line wrapping by display width.
 ///
-/// Lines break at spaces; a word wider than the line (a long URL) is broken across lines, so no
-/// output line is ever wider than `width`.
+/// Lines break at spaces, and between characters of CJK text, which has no spaces. Line-breaking
+/// rules for CJK punctuation (kinsoku) keep "。" or "」" from starting a line and "「" from ending one.
+/// A word wider than the line (a long URL) is broken across lines, so no output line is ever wider
+/// than `width`.
 public enum TextWrapper {
     /// The lines of `text` wrapped to `width` columns. Existing line breaks are kept; empty lines stay.
+    /// Runs of spaces collapse to one; tabs become four spaces first.
     public static func wrap(_ text: String, width: Int) -> [String] {
         let width = max(1, width)
         var lines: [String] = []
-        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            lines.append(contentsOf: wrapLine(paragraph.replacingTabs(), width: width))
+        // Split on the newline byte: UTF-8 never uses 0x0A inside a multi-byte scalar, and scanning
+        // bytes is many times cheaper than comparing grapheme clusters.
+        for paragraph in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            wrapLine(Substring(paragraph).replacingTabs(), width: width, into: &lines)
         }
         return lines
     }
 
-    static func wrapLine(_ line: String, width: Int) -> [String] {
-        guard DisplayWidth.of(line) > width else { return [line] }
-        var lines: [String] = []
+    static func wrapLine(_ line: String, width: Int, into lines: inout [String]) {
+        if DisplayWidth.of(line) <= width {
+            lines.append(line)
+            return
+        }
         var current = "", currentWidth = 0
-        for word in line.split(separator: " ", omittingEmptySubsequences: true) {
-            var word = String(word)
-            var wordWidth = DisplayWidth.of(word)
-            if currentWidth > 0 && currentWidth + 1 + wordWidth <= width {
-                current += " " + word
-                currentWidth += 1 + wordWidth
-                continue
+        for wordBytes in line.utf8.split(separator: 0x20, omittingEmptySubsequences: true) {
+            for (index, segment) in segments(of: Substring(wordBytes)).enumerated() {
+                var piece = String(segment)
+                var pieceWidth = DisplayWidth.of(piece)
+                // Words are separated by one space; the CJK segments of one word join directly.
+                let separator = index == 0 && currentWidth > 0 ? 1 : 0
+                if currentWidth + separator + pieceWidth <= width {
+                    if separator == 1 { current += " " }
+                    current += piece
+                    currentWidth += separator + pieceWidth
+                    continue
+                }
+                if currentWidth > 0 {
+                    lines.append(current)
+                    current = ""
+                    currentWidth = 0
+                }
+                while pieceWidth > width {
+                    let (head, rest) = split(piece, atWidth: width)
+                    lines.append(head)
+                    piece = rest
+                    pieceWidth = DisplayWidth.of(piece)
+                }
+                current = piece
+                currentWidth = pieceWidth
             }
-            if currentWidth > 0 {
-                lines.append(current)
-                current = ""
-                currentWidth = 0
-            }
-            while wordWidth > width {
-                let (head, rest) = split(word, atWidth: width)
-                lines.append(head)
-                word = rest
-                wordWidth = DisplayWidth.of(word)
-            }
-            current = word
-            currentWidth = wordWidth
         }
         if !current.isEmpty || lines.isEmpty { lines.append(current) }
-        return lines
     }
+
+    /// A space-free word cut where a line may break inside it: before and after each CJK character,
+    /// except where kinsoku forbids it. Latin words come back whole.
+    static func segments(of word: Substring) -> [Substring] {
+        // Fast path: without multi-byte scalars there is no CJK.
+        guard word.utf8.contains(where: { $0 >= 0x80 }) else { return [word] }
+        var result: [Substring] = []
+        var start = word.startIndex
+        var previous: Character?
+        var index = word.startIndex
+        while index < word.endIndex {
+            let character = word[index]
+            if let before = previous, mayBreak(between: before, and: character) {
+                result.append(word[start..<index])
+                start = index
+            }
+            previous = character
+            index = word.index(after: index)
+        }
+        result.append(word[start...])
+        return result
+    }
+
+    static func mayBreak(between before: Character, and after: Character) -> Bool {
+        guard isIdeographic(before) || isIdeographic(after) else { return false }
+        return !noLineStart.contains(after) && !noLineEnd.contains(before)
+    }
+
+    /// CJK characters: wide, and not emoji (an emoji sticks to the word it is in).
+    static func isIdeographic(_ character: Character) -> Bool {
+        guard DisplayWidth.of(character) == 2, let scalar = character.unicodeScalars.first else { return false }
+        return !scalar.properties.isEmojiPresentation && !character.unicodeScalars.contains(where: DisplayWidth.isEmojiSequenceMarker)
+    }
+
+    /// Closing punctuation and small kana: never the first character of a line.
+    static let noLineStart: Set<Character> = Set("、。，．・：；？！ー）」』】〉》〕］｝”’〜ゝゞヽヾぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ,.!?:;)]}")
+    /// Opening punctuation: never the last character of a line.
+    static let noLineEnd: Set<Character> = Set("（「『【〈《〔［｛“‘([{")
 
     /// The longest prefix of `word` that fits in `width` columns (at least one character), and the rest.
     static func split(_ word: String, atWidth width: Int) -> (String, String) {
@@ -61,6 +110,6 @@ public enum TextWrapper {
 
 extension Substring {
     func replacingTabs() -> String {
-        contains("\t") ? replacingOccurrences(of: "\t", with: "    ") : String(self)
+        utf8.contains(0x09) ? replacingOccurrences(of: "\t", with: "    ") : String(self)
     }
 }

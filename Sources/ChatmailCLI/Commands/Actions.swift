@@ -1,0 +1,159 @@
+import ArgumentParser
+import ChatmailStore
+import ChatmailSync
+import Foundation
+import TerminalUI
+
+/// What every action command takes: `<person>` or `--message ID`, and `--json`.
+struct ActionOptions: ParsableArguments {
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "An address, a name, or a unique prefix of one (as for `show`).") var person: String?
+    @Option(name: .customLong("message"), help: ArgumentHelp("Act on this one message instead (its Gmail id, `gmailId` in `show --json`).", valueName: "id"))
+    var message: String?
+    @Flag(help: "Print the result as JSON.") var json = false
+
+    func validate() throws {
+        switch (person, message) {
+        case (nil, nil): throw ValidationError("Name a person, or give --message ID.")
+        case (.some, .some): throw ValidationError("Give a person or --message ID, not both.")
+        default: break
+        }
+    }
+}
+
+/// Runs one local-first action: labels and rollups change at once, Gmail hears about it on the next
+/// `chatmail sync` (or `chatmail pending run`).
+enum ActionRunner {
+    static func run(_ kind: PendingActionKind, _ options: ActionOptions) async throws {
+        let env = AppEnvironment(options.global)
+        let store = try env.openExistingStore()
+        let account = try env.selectedAccount(in: store)
+        let subject: ActionQueue.Subject
+        let shownTarget: String
+        if let gmailID = options.message {
+            subject = .message(gmailID: gmailID)
+            shownTarget = "message \(gmailID)"
+        } else if let person = options.person {
+            let conversation: ConversationSummary
+            switch try store.resolvePerson(person, in: account.id, allowingFuzzy: false) {
+            case .found(let match): conversation = match
+            case .ambiguous(let candidates): throw CommandError.personAmbiguous(person, candidates)
+            case .notFound: throw CommandError.personNotFound(person)
+            }
+            let addresses = conversation.participants.map(\.address).joined(separator: ", ")
+            subject = .conversation(conversation.id, description: addresses.isEmpty ? conversation.title : addresses)
+            shownTarget = conversation.title
+        } else {
+            throw ValidationError("Name a person, or give --message ID.")
+        }
+        let outcome = try await ActionQueue(store: store).perform(kind, on: subject, account: account.id)
+        if options.json {
+            try env.write(try JSONRenderer(time: env.time).encode(ActionResultJSON(kind: kind, target: shownTarget, outcome: outcome)))
+        } else {
+            try env.write(summary(kind, target: shownTarget, countingMessages: options.message == nil, outcome) + "\n")
+        }
+    }
+
+    static func pastTense(_ kind: PendingActionKind) -> String {
+        switch kind {
+        case .archive: "Archived"
+        case .unarchive: "Moved back to the inbox"
+        case .read: "Marked as read"
+        case .unread: "Marked as unread"
+        case .star: "Starred"
+        case .unstar: "Unstarred"
+        case .trash: "Moved to the trash"
+        case .untrash: "Restored from the trash"
+        }
+    }
+
+    /// One line: what changed locally, and what is left for Gmail.
+    static func summary(_ kind: PendingActionKind, target: String, countingMessages: Bool, _ outcome: ActionQueue.Outcome) -> String {
+        let who = TerminalSafeText.singleLine(target)
+        guard outcome.messagesChanged > 0 else { return "Nothing to change: \(who) is already in that state." }
+        let messages = outcome.messagesChanged == 1 ? "1 message" : "\(outcome.messagesChanged) messages"
+        var line = "\(pastTense(kind)): \(who)" + (countingMessages ? " (\(messages))." : ".")
+        if let action = outcome.action {
+            line += " Queued for Gmail as action #\(action.id.rawValue)."
+        } else if outcome.cancelled > 0 {
+            line += " This undoes a change not yet sent, so Gmail has nothing to hear."
+        } else {
+            line += " Already queued for Gmail."
+        }
+        return line
+    }
+}
+
+/// `archive --json` and friends.
+struct ActionResultJSON: Encodable {
+    var kind: String
+    var target: String
+    var messagesChanged: Int
+    var actionId: Int64?
+    var cancelled: Int
+    var alreadyQueued: Int
+
+    init(kind: PendingActionKind, target: String, outcome: ActionQueue.Outcome) {
+        self.kind = kind.rawValue
+        self.target = target
+        self.messagesChanged = outcome.messagesChanged
+        self.actionId = outcome.action?.id.rawValue
+        self.cancelled = outcome.cancelled
+        self.alreadyQueued = outcome.alreadyQueued
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(target, forKey: .target)
+        try container.encode(messagesChanged, forKey: .messagesChanged)
+        try container.encode(actionId, forKey: .actionId)  // null when nothing is left to send
+        try container.encode(cancelled, forKey: .cancelled)
+        try container.encode(alreadyQueued, forKey: .alreadyQueued)
+    }
+
+    enum CodingKeys: String, CodingKey { case kind, target, messagesChanged, actionId, cancelled, alreadyQueued }
+}
+
+struct Archive: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Archive a conversation: remove it from the inbox (new mail brings it back).")
+    @OptionGroup var options: ActionOptions
+    func run() async throws { try await ActionRunner.run(.archive, options) }
+}
+
+struct Unarchive: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Move a conversation back to the inbox.")
+    @OptionGroup var options: ActionOptions
+    func run() async throws { try await ActionRunner.run(.unarchive, options) }
+}
+
+struct Read: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Mark a conversation as read.")
+    @OptionGroup var options: ActionOptions
+    func run() async throws { try await ActionRunner.run(.read, options) }
+}
+
+struct Unread: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Mark a conversation as unread (its newest message from the other side).")
+    @OptionGroup var options: ActionOptions
+    func run() async throws { try await ActionRunner.run(.unread, options) }
+}
+
+struct Star: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Star a conversation (its newest message).")
+    @OptionGroup var options: ActionOptions
+    func run() async throws { try await ActionRunner.run(.star, options) }
+}
+
+struct Unstar: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Remove every star from a conversation.")
+    @OptionGroup var options: ActionOptions
+    func run() async throws { try await ActionRunner.run(.unstar, options) }
+}
+
+struct Trash: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Move a conversation to the trash.")
+    @OptionGroup var options: ActionOptions
+    func run() async throws { try await ActionRunner.run(.trash, options) }
+}

@@ -1,0 +1,145 @@
+import ArgumentParser
+import ChatmailStore
+import ChatmailSync
+import Foundation
+import Logging
+import TerminalUI
+
+/// `chatmail pending`: the queue of local actions on their way to Gmail.
+struct Pending: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The queue of actions waiting to reach Gmail: list, run, retry, dismiss.",
+        subcommands: [List.self, Run.self, Retry.self, Dismiss.self],
+        defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List queued, failed and abandoned actions.")
+
+        @OptionGroup var global: GlobalOptions
+        @Flag(help: "Include completed actions (kept for a week).") var all = false
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() async throws {
+            let env = AppEnvironment(global)
+            let store = try env.openExistingStore()
+            let account = try env.selectedAccount(in: store)
+            let actions = try store.pendingActions(of: account.id, includeCompleted: all)
+            if json {
+                try env.write(try JSONRenderer(time: env.time).render(actions))
+            } else {
+                try env.write(PendingActionRenderer(width: env.width, time: env.time, palette: env.palette).render(actions))
+            }
+        }
+    }
+
+    struct Run: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Send due actions to Gmail now (`chatmail sync` also does, before it pulls).")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let env = AppEnvironment(global)
+            let store = try env.openExistingStore()
+            let account = try env.selectedAccount(in: store)
+            let lock = try SyncLock(home: env.home, account: account.id)
+            defer { withExtendedLifetime(lock) {} }
+            let sender = try PendingActionSender.forCommand(env, store: store)
+            let summary = try await sender.run(account: account.id)
+            try env.write(Self.describe(summary) + "\n")
+        }
+
+        static func describe(_ summary: PendingActionSender.Summary) -> String {
+            var parts = ["sent \(summary.sent)"]
+            if summary.failed > 0 { parts.append("\(summary.failed) failed (retried later)") }
+            if summary.abandoned > 0 { parts.append("\(summary.abandoned) abandoned (see `chatmail pending`)") }
+            if summary.waiting > 0 { parts.append("\(summary.waiting) not due yet") }
+            if summary.rechecked > 0 { parts.append("labels of \(summary.rechecked) messages re-read from Gmail") }
+            return "Actions: " + parts.joined(separator: ", ") + "."
+        }
+    }
+
+    struct Retry: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Put failed or abandoned actions back in the queue, due now, and apply them locally again.")
+
+        @OptionGroup var selection: ActionSelectionOptions
+
+        func run() async throws {
+            let env = AppEnvironment(selection.global)
+            let store = try env.openExistingStore()
+            let account = try env.selectedAccount(in: store)
+            let actions = try await ActionQueue(store: store).retry(try selection.selection(), account: account.id)
+            let ids = actions.map { "#\($0.id.rawValue)" }.joined(separator: ", ")
+            try env.write(actions.isEmpty
+                ? "No failed or abandoned actions to retry.\n"
+                : "Requeued \(ids); they are sent on the next `chatmail sync` or `chatmail pending run`.\n")
+        }
+    }
+
+    struct Dismiss: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Drop failed or abandoned actions and give their messages Gmail's labels again.")
+
+        @OptionGroup var selection: ActionSelectionOptions
+
+        func run() async throws {
+            let env = AppEnvironment(selection.global)
+            let store = try env.openExistingStore()
+            let account = try env.selectedAccount(in: store)
+            let actions = try await ActionQueue(store: store).dismiss(try selection.selection(), account: account.id)
+            guard !actions.isEmpty else {
+                try env.write("No failed or abandoned actions to dismiss.\n")
+                return
+            }
+            let ids = actions.map { "#\($0.id.rawValue)" }.joined(separator: ", ")
+            // Restoring needs Gmail; offline (or logged out), the next sync does it: the ids are queued.
+            var restored = "Gmail's labels are restored on the next `chatmail sync`."
+            do {
+                let sender = try PendingActionSender.forCommand(env, store: store)
+                let count = try await sender.recheckLabels(account: account.id)
+                if try store.labelRecheckCount(of: account.id) == 0 {
+                    restored = "Gmail's labels restored on \(count == 1 ? "1 message" : "\(count) messages")."
+                }
+            } catch {
+                // Nothing is lost: the ids stay in label_recheck until a run can re-read them.
+                env.logger.info("could not re-read labels now", metadata: ["error": "\(error)"])
+            }
+            try env.write("Dismissed \(ids). \(restored)\n")
+        }
+    }
+}
+
+/// `retry` and `dismiss` take one action id or `--all`.
+struct ActionSelectionOptions: ParsableArguments {
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The action's id, as `chatmail pending` lists it (#3 or 3).") var id: String?
+    @Flag(help: "Every failed and abandoned action.") var all = false
+
+    func validate() throws {
+        switch (id, all) {
+        case (nil, false): throw ValidationError("Give an action id, or --all.")
+        case (.some, true): throw ValidationError("Give an action id or --all, not both.")
+        case (.some(let id), false) where Int64(id.hasPrefix("#") ? String(id.dropFirst()) : id) == nil:
+            throw ValidationError("\"\(id)\" is not an action id; `chatmail pending` lists them.")
+        default: break
+        }
+    }
+
+    func selection() throws -> ActionQueue.Selection {
+        guard let id else { return .all }
+        guard let number = Int64(id.hasPrefix("#") ? String(id.dropFirst()) : id) else {
+            throw ValidationError("\"\(id)\" is not an action id; `chatmail pending` lists them.")
+        }
+        return .one(PendingActionID(rawValue: number))
+    }
+}
+
+extension PendingActionSender {
+    /// The sender of a command run: the saved login, the environment's clock (pinned in tests).
+    static func forCommand(_ env: AppEnvironment, store: ChatmailStore) throws -> PendingActionSender {
+        let settings = try GmailSettings.resolve(environment: env.environment)
+        let client = try GmailSession.client(environment: env, settings: settings)
+        return PendingActionSender(store: store, gmail: client, clock: env.clock)
+    }
+}

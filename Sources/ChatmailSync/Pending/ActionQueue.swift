@@ -1,0 +1,152 @@
+import ChatmailStore
+import Foundation
+
+/// The local side of the pending-action queue: applies an action to the store at once and queues it
+/// for Gmail, in ONE transaction; and the user's `retry` and `dismiss`.
+///
+/// The invariant it keeps: the local labels of a message equal Gmail's labels with every live action
+/// on that message applied in queue order. Sending (``PendingActionSender``) preserves it too.
+public struct ActionQueue: Sendable {
+    public let store: ChatmailStore
+
+    public init(store: ChatmailStore) {
+        self.store = store
+    }
+
+    /// What the user asked an action to act on.
+    public enum Subject: Sendable, Equatable {
+        case conversation(ConversationID, description: String)
+        /// One message, by Gmail id.
+        case message(gmailID: String)
+    }
+
+    /// What ``perform(_:on:account:)`` did.
+    public struct Outcome: Sendable, Equatable {
+        /// Messages whose local labels changed.
+        public var messagesChanged = 0
+        /// The queued action, or `nil` when nothing is left to send.
+        public var action: PendingAction?
+        /// Messages on which an earlier opposite action was cancelled instead of sending both.
+        public var cancelled = 0
+        /// Messages an identical earlier action already sends.
+        public var alreadyQueued = 0
+    }
+
+    public enum Failure: Error, Sendable, Equatable {
+        /// `--message` named a Gmail id the store does not hold.
+        case messageNotFound(String)
+        /// `retry`/`dismiss` named an action that does not exist or is not in a state it applies to.
+        case actionNotFound(PendingActionID, expected: String)
+    }
+
+    /// Applies `kind` locally (labels and rollups) and queues what Gmail still has to be told.
+    public func perform(_ kind: PendingActionKind, on subject: Subject, account: AccountID) async throws -> Outcome {
+        try await store.write { tx -> Outcome in
+            let ids: [String]
+            let target: String
+            switch subject {
+            case .conversation(let conversation, let description):
+                ids = ActionTargeting.targets(of: kind, among: try tx.actionCandidates(in: conversation))
+                target = description
+            case .message(let gmailID):
+                guard let candidate = try tx.actionCandidate(gmailID: gmailID, in: account) else {
+                    throw Failure.messageNotFound(gmailID)
+                }
+                ids = kind.changes(candidate.labels) ? [gmailID] : []
+                target = "message \(gmailID)"
+            }
+            var outcome = Outcome()
+            guard !ids.isEmpty else { return outcome }
+            let touched = try tx.modifyLabels(adding: kind.addLabels, removing: kind.removeLabels, onMessages: ids, in: account)
+            try tx.recomputeRollups(for: touched)
+            outcome.messagesChanged = ids.count
+
+            let live = try tx.pendingActions(in: account, statuses: [.pending, .processing, .failed])
+            let plan = Coalescing.plan(kind: kind, gmailIDs: ids, live: live)
+            for (id, remaining) in plan.shrunk {
+                if remaining.isEmpty {
+                    try tx.deletePendingAction(id, in: account)
+                } else if var earlier = live.first(where: { $0.id == id }) {
+                    earlier.targetIDs = remaining
+                    try tx.savePendingAction(earlier)
+                }
+            }
+            try tx.enqueueLabelRecheck(plan.cancelled, in: account)
+            if !plan.newTargets.isEmpty {
+                outcome.action = try tx.insertPendingAction(kind: kind, target: target, gmailIDs: plan.newTargets, in: account)
+            }
+            outcome.cancelled = plan.cancelled.count
+            outcome.alreadyQueued = plan.alreadyQueued.count
+            return outcome
+        }
+    }
+
+    /// Which actions `retry` or `dismiss` applies to.
+    public enum Selection: Sendable, Equatable {
+        case one(PendingActionID)
+        /// Every failed or abandoned action.
+        case all
+    }
+
+    /// Puts failed or abandoned actions back in the queue, due now, with their attempts reset and every
+    /// target to send again, and applies them locally again (an abandoned action's messages had been
+    /// given Gmail's labels back).
+    /// - returns: the requeued actions.
+    public func retry(_ selection: Selection, account: AccountID) async throws -> [PendingAction] {
+        try await store.write { tx -> [PendingAction] in
+            var actions = try Self.select(selection, tx: tx, account: account)
+            var touched = Set<ConversationID>()
+            for index in actions.indices {
+                actions[index].status = .pending
+                actions[index].attempts = 0
+                actions[index].nextAttemptAtMs = tx.nowMs
+                actions[index].lastError = nil
+                // Send every target again: Gmail's copy may have changed since, and resending is harmless.
+                actions[index].sentIDs = []
+                try tx.savePendingAction(actions[index])
+                touched.formUnion(try tx.modifyLabels(
+                    adding: actions[index].addLabels, removing: actions[index].removeLabels,
+                    onMessages: actions[index].targetIDs, in: account))
+            }
+            try tx.recomputeRollups(for: touched)
+            return actions
+        }
+    }
+
+    /// Drops failed or abandoned actions and asks for their messages' labels to be re-read from Gmail
+    /// (``PendingActionSender/recheckLabels(account:)`` does it; the next sync does it otherwise).
+    /// - returns: the dropped actions.
+    public func dismiss(_ selection: Selection, account: AccountID) async throws -> [PendingAction] {
+        try await store.write { tx -> [PendingAction] in
+            let actions = try Self.select(selection, tx: tx, account: account)
+            for action in actions {
+                try tx.deletePendingAction(action.id, in: account)
+                try tx.enqueueLabelRecheck(action.targetIDs, in: account)
+            }
+            return actions
+        }
+    }
+
+    private static func select(_ selection: Selection, tx: StoreTransaction, account: AccountID) throws -> [PendingAction] {
+        switch selection {
+        case .all:
+            return try tx.pendingActions(in: account, statuses: [.failed, .abandoned])
+        case .one(let id):
+            guard let action = try tx.pendingAction(id, in: account), action.status == .failed || action.status == .abandoned else {
+                throw Failure.actionNotFound(id, expected: "failed or abandoned")
+            }
+            return [action]
+        }
+    }
+}
+
+extension ActionQueue.Failure: LocalizedError {
+    public var errorDescription: String? {
+        switch self {
+        case .messageNotFound(let id):
+            "No stored message has the Gmail id \(id). `chatmail show <person> --json` lists them (gmailId)."
+        case .actionNotFound(let id, let expected):
+            "There is no \(expected) action #\(id.rawValue). `chatmail pending` lists the queue."
+        }
+    }
+}

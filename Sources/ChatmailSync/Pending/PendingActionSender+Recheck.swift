@@ -1,0 +1,38 @@
+import ChatmailStore
+import GmailAPI
+
+extension PendingActionSender {
+    /// Re-reads the labels of the messages the queue asked for, and gives every message no live action
+    /// protects Gmail's labels. Ids Gmail could not answer for stay queued for the next run.
+    /// - returns: how many messages were re-read.
+    public func recheckLabels(account: AccountID) async throws -> Int {
+        var total = 0
+        while true {
+            let ids = try await store.write { tx in try tx.labelRechecks(in: account, limit: 100) }
+            guard !ids.isEmpty else { break }
+            let outcome: FetchPhase.Outcome
+            do {
+                outcome = try await FetchPhase(gmail: gmail).run(ids, format: .minimal)
+            } catch let error as GmailAPIError where Self.disposition(of: error) != .stopRun {
+                break  // Gmail unreachable: the ids stay in label_recheck, and the next run re-reads them
+            }
+            try await store.write { tx in
+                let protected = try tx.protectedGmailIDs(in: account)
+                let local = try tx.labelIDs(ofMessages: outcome.messages.map(\.id), in: account)
+                var touched = Set<ConversationID>()
+                for message in outcome.messages where !protected.contains(message.id) {
+                    guard let current = local[message.id], current != Set(message.labelIds) else { continue }
+                    if let conversation = try tx.replaceLabels(message.labelIds, onMessage: message.id, in: account) {
+                        touched.insert(conversation)
+                    }
+                }
+                touched.formUnion(try tx.deleteMessages(gmailIDs: outcome.gone, in: account))
+                try tx.clearLabelRechecks(outcome.messages.map(\.id) + outcome.gone, in: account)
+                try tx.recomputeRollups(for: touched)
+            }
+            total += outcome.messages.count + outcome.gone.count
+            if !outcome.failed.isEmpty { break }
+        }
+        return total
+    }
+}

@@ -1,0 +1,263 @@
+import ChatmailStore
+import Foundation
+import GmailAPI
+
+/// Sends due actions to Gmail (`chatmail sync` before it pulls, and `chatmail pending run`), then
+/// re-reads the labels the queue asked for.
+///
+/// One run:
+/// 1. actions left `processing` by a crashed run go back to `pending` (they are absolute, so resending
+///    is safe; ids Gmail already accepted are in `sent_message_ids` and are not sent again);
+/// 2. live actions are walked oldest first. An action is sent only when it is due and no earlier
+///    unfinished action shares a message with it, so Gmail sees changes in the order they were made;
+/// 3. each send is claimed (`processing`, attempts + 1) in its own transaction before any request, and
+///    its outcome is recorded in another: completed, failed with a persisted `next_attempt_at_ms`
+///    (``BackoffSchedule``), or abandoned (a permanent error, or the last allowed attempt);
+/// 4. the labels of completed, abandoned, dismissed and cancelled actions' messages are re-read.
+///
+/// Runs never sleep: an action that is not due waits for a later run. Callers hold the account's sync
+/// lock, so no two runs send at once.
+public struct PendingActionSender: PendingActionPusher {
+    public let store: ChatmailStore
+    /// Reads (label re-reads) go through this client with its usual retries.
+    public let gmail: GmailClient
+    /// Label changes go through a one-attempt copy: the queue's own backoff replaces inline retries.
+    let sender: GmailClient
+    public let schedule: BackoffSchedule
+    public let clock: ChatmailStore.Clock
+    public let random: any RandomSource
+    /// Completed actions are kept this long (for `pending list --all`), then pruned.
+    public let keepCompletedMs: Int64
+
+    /// Below this many ids an action uses one `modify` per message (5 units each, and each answer
+    /// confirms the message's labels); from it on, `batchModify` (50 units per 1000 ids).
+    public static let batchThreshold = 10
+
+    public init(
+        store: ChatmailStore, gmail: GmailClient, schedule: BackoffSchedule = BackoffSchedule(),
+        clock: @escaping ChatmailStore.Clock = ChatmailStore.systemClock, random: any RandomSource = SystemRandomSource(),
+        keepCompletedMs: Int64 = 7 * 86_400_000
+    ) {
+        self.store = store
+        self.gmail = gmail
+        self.sender = gmail.retrying(maxAttempts: 1)
+        self.schedule = schedule
+        self.clock = clock
+        self.random = random
+        self.keepCompletedMs = keepCompletedMs
+    }
+
+    /// What one run did.
+    public struct Summary: Sendable, Equatable {
+        /// Actions Gmail accepted in full.
+        public var sent = 0
+        /// Actions that failed and will be retried later.
+        public var failed = 0
+        /// Actions given up in this run.
+        public var abandoned = 0
+        /// Actions not due yet, or waiting behind an earlier action on the same messages.
+        public var waiting = 0
+        /// Messages whose labels were re-read from Gmail.
+        public var rechecked = 0
+    }
+
+    public func pushDue(account: AccountID) async throws -> Int {
+        try await run(account: account).sent
+    }
+
+    /// Sends every due action, then re-reads the labels waiting to be re-read.
+    public func run(account: AccountID) async throws -> Summary {
+        let now = clock()
+        let keep = keepCompletedMs
+        let live = try await store.write { tx -> [PendingAction] in
+            for var action in try tx.pendingActions(in: account, statuses: [.processing]) {
+                action.status = .pending  // left by a run that crashed mid-send
+                try tx.savePendingAction(action)
+            }
+            try tx.pruneCompletedActions(before: now - keep, in: account)
+            return try tx.pendingActions(in: account, statuses: [.pending, .failed])
+        }
+        var summary = Summary()
+        var blocked = Set<String>()
+        for action in live {
+            if action.nextAttemptAtMs > clock() || action.targetIDs.contains(where: blocked.contains) {
+                blocked.formUnion(action.targetIDs)
+                summary.waiting += 1
+                continue
+            }
+            switch try await send(action.id, account: account) {
+            case .completed: summary.sent += 1
+            case .failed:
+                summary.failed += 1
+                blocked.formUnion(action.targetIDs)
+            case .abandoned: summary.abandoned += 1
+            case .skipped: break
+            }
+        }
+        summary.rechecked = try await recheckLabels(account: account)
+        return summary
+    }
+
+    enum SendResult { case completed, failed, abandoned, skipped }
+
+    /// Claims, sends and records one action.
+    func send(_ id: PendingActionID, account: AccountID) async throws -> SendResult {
+        let claimed = try await store.write { tx -> (PendingAction, PendingActionStatus)? in
+            // Re-read: the user may have dismissed it, or coalescing shrunk it, since the run started.
+            guard var action = try tx.pendingAction(id, in: account), action.status == .pending || action.status == .failed else {
+                return nil
+            }
+            let previous = action.status
+            action.status = .processing
+            action.attempts += 1
+            try tx.savePendingAction(action)
+            return (action, previous)
+        }
+        guard let claimed else { return .skipped }
+        var (action, previousStatus) = claimed
+        var delivery = Delivery()
+        do {
+            try await deliver(&action, &delivery)
+        } catch let error as GmailAPIError {
+            switch Self.disposition(of: error) {
+            case .stopRun:
+                // A login problem is not the action's fault: put it back as it was, then stop the run.
+                action.status = previousStatus
+                action.attempts -= 1
+                try await store.write { [action] tx in try tx.savePendingAction(action) }
+                throw error
+            case .retryLater(let retryAfterMs) where action.attempts < schedule.maxAttempts:
+                action.status = .failed
+                action.lastError = Self.describe(error)
+                action.nextAttemptAtMs = schedule.nextAttemptMs(
+                    afterAttempt: action.attempts, nowMs: clock(), random: random, retryAfterMs: retryAfterMs)
+                try await finish(action, delivery, account: account)
+                return .failed
+            case .retryLater:
+                action.status = .abandoned
+                action.lastError = "Gave up after \(action.attempts) attempts. " + Self.describe(error)
+                try await finish(action, delivery, account: account)
+                return .abandoned
+            case .abandon:
+                action.status = .abandoned
+                action.lastError = Self.describe(error)
+                try await finish(action, delivery, account: account)
+                return .abandoned
+            }
+        }
+        // Any other error (cancellation, the store) leaves the claim: the next run returns it to pending.
+        action.status = .completed
+        action.lastError = nil
+        try await finish(action, delivery, account: account)
+        return .completed
+    }
+
+    /// What Gmail said about the messages of one send.
+    struct Delivery {
+        /// Labels Gmail returned from `modify`: confirmed without another read.
+        var confirmed: [String: [String]] = [:]
+        /// Ids Gmail no longer has (404): dropped from the action and from the store.
+        var gone: [String] = []
+    }
+
+    /// Sends the action's unsent ids, recording progress in `action.sentIDs` as Gmail accepts them.
+    func deliver(_ action: inout PendingAction, _ delivery: inout Delivery) async throws {
+        let unsent = action.unsentIDs
+        if unsent.count < Self.batchThreshold {
+            for id in unsent {
+                do {
+                    let message = try await sender.modify(id: id, add: action.addLabels, remove: action.removeLabels)
+                    delivery.confirmed[id] = message.labelIds
+                } catch GmailAPIError.notFound {
+                    delivery.gone.append(id)
+                }
+                action.sentIDs.append(id)
+                try await store.write { [action] tx in try tx.savePendingAction(action) }
+            }
+            return
+        }
+        do {
+            try await sender.batchModify(ids: unsent, add: action.addLabels, remove: action.removeLabels)
+            action.sentIDs += unsent
+        } catch GmailAPIError.batchPartsFailed(let failedIDs, let first) {
+            let failed = Set(failedIDs)
+            action.sentIDs += unsent.filter { !failed.contains($0) }
+            try await store.write { [action] tx in try tx.savePendingAction(action) }
+            guard case .notFound = first else { throw first }
+            // Gmail's batchModify skips unknown ids as far as anyone has seen; should it answer 404 instead,
+            // find the gone ids, drop them, and send the rest once more.
+            let outcome = try await FetchPhase(gmail: gmail).run(failedIDs, format: .minimal)
+            delivery.gone += outcome.gone
+            let remaining = failedIDs.filter { !Set(outcome.gone).contains($0) }
+            if !remaining.isEmpty {
+                try await sender.batchModify(ids: remaining, add: action.addLabels, remove: action.removeLabels)
+            }
+            action.sentIDs += failedIDs
+        }
+    }
+
+    /// Records the outcome of a send, and what it means for the local copy, in one transaction.
+    func finish(_ action: PendingAction, _ delivery: Delivery, account: AccountID) async throws {
+        var action = action
+        let gone = Set(delivery.gone)
+        action.targetIDs.removeAll { gone.contains($0) }
+        action.sentIDs.removeAll { gone.contains($0) }
+        let finished = action
+        try await store.write { tx in
+            try tx.savePendingAction(finished)
+            var touched = try tx.deleteMessages(gmailIDs: delivery.gone, in: account)
+            if !finished.isLive {
+                // The action no longer protects its messages: give them Gmail's labels. Labels Gmail
+                // returned from modify are current; the others are re-read (after this transaction).
+                let protected = try tx.protectedGmailIDs(in: account)
+                let local = try tx.labelIDs(ofMessages: Array(delivery.confirmed.keys), in: account)
+                var recheck: [String] = []
+                for id in finished.targetIDs where !protected.contains(id) {
+                    guard let labels = delivery.confirmed[id], finished.status == .completed else {
+                        recheck.append(id)
+                        continue
+                    }
+                    if let current = local[id], current != Set(labels),
+                       let conversation = try tx.replaceLabels(labels, onMessage: id, in: account) {
+                        touched.insert(conversation)
+                    }
+                }
+                try tx.enqueueLabelRecheck(recheck, in: account)
+            }
+            try tx.recomputeRollups(for: touched)
+        }
+    }
+
+    // MARK: Errors
+
+    enum Disposition: Equatable {
+        /// Transient: try again after the backoff (or the server's hint, if longer).
+        case retryLater(retryAfterMs: Int64?)
+        /// Permanent for this action: give up now, with the reason.
+        case abandon
+        /// The login is broken: nothing can be sent; stop the run without blaming the action.
+        case stopRun
+    }
+
+    static func disposition(of error: GmailAPIError) -> Disposition {
+        switch error {
+        case .rateLimited(let retryAfter):
+            .retryLater(retryAfterMs: retryAfter.map { Int64($0.components.seconds) * 1000 })
+        case .server, .transport, .dailyLimitExceeded, .decoding:
+            .retryLater(retryAfterMs: nil)
+        case .batchPartsFailed(_, let first):
+            disposition(of: first)
+        case .unauthorized, .credentialsRevoked, .oauthRejected, .scopeNotGranted, .authorizationDenied, .stateMismatch,
+             .loginTimedOut, .credentialStore, .loopback:
+            .stopRun
+        case .badRequest, .permissionDenied, .unexpectedStatus, .notFound, .historyExpired:
+            .abandon
+        }
+    }
+
+    /// The one line stored as `last_error`.
+    static func describe(_ error: GmailAPIError) -> String {
+        if case .batchPartsFailed(_, let first) = error { return describe(first) }
+        return error.localizedDescription
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import GRDB
+import Testing
+
+/// A logged-in, synced home against a `gmail-emulator` child, and the emulator's side of things.
+final class LoggedInHome {
+    let emulator: EmulatorProcess
+    let dir: URL
+    var home: URL { dir.appendingPathComponent("home") }
+
+    init(synthetic: Int = 40) async throws {
+        emulator = try EmulatorProcess(synthetic: synthetic)
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-pending-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let token = try #require(try await emulator.post("_emulator/issue-tokens")["refresh_token"] as? String)
+        let file = dir.appendingPathComponent("token")
+        try Data(token.utf8).write(to: file)
+        try #require(try await run(["login", "--refresh-token-file", file.path]).status == 0)
+        try #require(try await run(["sync"]).status == 0)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
+
+    func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> RunResult {
+        try await CLIFixture.run(
+            arguments + ["--home", home.path], environment: emulator.environment.merging(environment) { $1 })
+    }
+
+    /// `show <person> --json`'s messages as (gmailId, labels).
+    func messages(_ person: String) async throws -> [(id: String, labels: Set<String>)] {
+        let result = try await run(["show", person, "--json", "--limit", "500"])
+        let json = try #require(try result.json() as? [String: Any], "\(result.stderr)")
+        let messages = try #require(json["messages"] as? [[String: Any]])
+        return messages.map { ($0["gmailId"] as? String ?? "", Set($0["labels"] as? [String] ?? [])) }
+    }
+
+    /// A message's labels as Gmail has them (the emulator's static access token).
+    func serverLabels(_ id: String) async throws -> Set<String> {
+        let json = try await gmail("messages/\(id)?format=minimal")
+        return Set(json["labelIds"] as? [String] ?? [])
+    }
+
+    func gmail(_ path: String) async throws -> [String: Any] {
+        var request = URLRequest(url: URL(string: emulator.baseURL.absoluteString + "/gmail/v1/users/me/" + path)!)
+        request.setValue("Bearer emu-static-token", forHTTPHeaderField: "Authorization")
+        let (data, _) = try await URLSession.shared.data(for: request)
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    func control(_ method: String, _ path: String, json: String? = nil) async throws -> [String: Any] {
+        var request = URLRequest(url: emulator.baseURL.appendingPathComponent("_emulator/" + path))
+        request.httpMethod = method
+        if let json {
+            request.httpBody = Data(json.utf8)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let (data, _) = try await URLSession.shared.data(for: request)
+        return (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]  // DELETE answers {}
+    }
+
+    func fault(_ method: String, _ kind: String) async throws {
+        _ = try await control("PUT", "faults", json: #"{"rules": [{"method": "\#(method)", "kind": "\#(kind)"}]}"#)
+    }
+
+    func clearFaults() async throws { _ = try await control("DELETE", "faults") }
+
+    func pendingJSON(all: Bool = false) async throws -> [[String: Any]] {
+        let result = try await run(["pending", "list", "--json"] + (all ? ["--all"] : []))
+        return try #require(try result.json() as? [[String: Any]], "\(result.stderr)")
+    }
+}
+
+@Suite struct PendingCommandTests {
+    @Test("archive is local at once and queued; `pending --json` has the cli.md shape; sync sends it and Gmail archives exactly those messages")
+    func archiveEndToEnd() async throws {
+        let setup = try await LoggedInHome()
+        let dana = try await setup.messages("dana")
+        let inInbox = dana.filter { $0.labels.contains("INBOX") }.map(\.id)
+        try #require(!inInbox.isEmpty)
+        let bob = try await setup.messages("bob")
+
+        let archive = try await setup.run(["archive", "dana"])
+        #expect(archive.status == 0, "\(archive.stderr)")
+        #expect(archive.stdout == "Archived: Dana Lee (\(inInbox.count) messages). Queued for Gmail as action #1.\n")
+        #expect(try await setup.messages("dana").allSatisfy { !$0.labels.contains("INBOX") })
+        let list = try #require(try await setup.run(["conversations", "--json"]).json() as? [[String: Any]])
+        #expect(!list.contains { ($0["title"] as? String) == "Dana Lee" })
+
+        let pending = try await setup.pendingJSON()
+        #expect(pending.count == 1)
+        #expect(Set(pending[0].keys) == ["id", "kind", "target", "status", "attempts", "nextAttemptAt", "lastError"])
+        #expect(pending[0]["kind"] as? String == "archive" && pending[0]["status"] as? String == "pending")
+        #expect(pending[0]["target"] as? String == "dana@example.com" && pending[0]["attempts"] as? Int == 0)
+        #expect(pending[0]["lastError"] is NSNull && pending[0]["nextAttemptAt"] as? String == "2025-03-05T12:00:00+00:00")
+        let status = try #require(try await setup.run(["status", "--json"]).json() as? [String: Any])
+        #expect((status["pendingActions"] as? [String: Int])?["pending"] == 1)
+        #expect(try await setup.run(["status"]).stdout.contains("Pending actions     1 pending, 0 failed, 0 abandoned"))
+        for id in inInbox { #expect(try await setup.serverLabels(id).contains("INBOX")) }  // not sent yet
+
+        let sync = try #require(try await setup.run(["sync", "--json"]).json() as? [String: Any])
+        #expect(sync["pendingSent"] as? Int == 1)
+        for message in dana { #expect(try await setup.serverLabels(message.id) == message.labels.subtracting(["INBOX"])) }
+        for message in bob { #expect(try await setup.serverLabels(message.id) == message.labels) }
+        #expect(try await setup.run(["pending"]).stdout == "No queued actions.\n")
+        #expect(try await setup.pendingJSON(all: true).first?["status"] as? String == "completed")
+    }
+
+    @Test("permanent 403: abandoned at once and listed with its reason, labels restored; retry requeues; dismiss drops and restores")
+    func abandonRetryDismiss() async throws {
+        let setup = try await LoggedInHome()
+        let newest = try #require(try await setup.messages("bob").last)
+        try #require(!newest.labels.contains("STARRED"))
+        try await setup.fault("messages.modify", "403scope")
+
+        #expect(try await setup.run(["star", "bob"]).status == 0)
+        #expect(try await setup.messages("bob").last?.labels.contains("STARRED") == true)
+        let sync = try await setup.run(["sync"])
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(sync.stdout.contains("1 action abandoned (see `chatmail pending`)"), "\(sync.stdout)")
+        let listing = try await setup.run(["pending"])
+        #expect(listing.stdout.contains("#1  star  abandoned  1         -     bob@example.net (1 message)"), "\(listing.stdout)")
+        #expect(listing.stdout.contains("last error: Gmail denied access (insufficientPermissions)."))
+        let json = try await setup.pendingJSON()
+        #expect(json.first?["nextAttemptAt"] is NSNull)
+        #expect((json.first?["lastError"] as? String)?.contains("insufficientPermissions") == true)
+        #expect(try await setup.messages("bob").last?.labels == newest.labels)  // Gmail's labels again
+        #expect(try await setup.run(["status"]).stdout.contains("0 pending, 0 failed, 1 abandoned"))
+
+        let retry = try await setup.run(["pending", "retry", "--all"])
+        #expect(retry.stdout == "Requeued #1; they are sent on the next `chatmail sync` or `chatmail pending run`.\n")
+        #expect(try await setup.pendingJSON().first?["status"] as? String == "pending")
+        #expect(try await setup.messages("bob").last?.labels.contains("STARRED") == true)
+        try await setup.clearFaults()
+        let run = try await setup.run(["pending", "run"])
+        #expect(run.stdout.hasPrefix("Actions: sent 1"), "\(run.stdout) \(run.stderr)")
+        #expect(try await setup.serverLabels(newest.id).contains("STARRED"))
+
+        try await setup.fault("messages.modify", "403scope")
+        #expect(try await setup.run(["unstar", "bob"]).status == 0)
+        #expect(try await setup.run(["pending", "run"]).stdout.contains("1 abandoned"))
+        let dismiss = try await setup.run(["pending", "dismiss", "#2"])
+        #expect(dismiss.stdout.hasPrefix("Dismissed #2. Gmail's labels restored"), "\(dismiss.stdout)")
+        #expect(try await setup.messages("bob").last?.labels.contains("STARRED") == true)
+        #expect(try await setup.pendingJSON().isEmpty)
+
+        let one = try await setup.run(["read", "--message", newest.id])
+        let expected = newest.labels.contains("UNREAD")
+            ? "Marked as read: message \(newest.id). Queued for Gmail as action #3.\n"
+            : "Nothing to change: message \(newest.id) is already in that state.\n"
+        #expect(one.stdout == expected, "\(one.stderr)")
+
+        #expect(try await setup.run(["pending", "dismiss", "2"]).status == 2)
+        #expect(try await setup.run(["pending", "retry"]).status == 64)
+        #expect(try await setup.run(["archive", "nobody-at-all"]).status == 2)
+        #expect(try await setup.run(["archive", "--message", "ffffffffffffffff"]).status == 2)
+        #expect(try await setup.run(["archive"]).status == 64)
+    }
+
+    @Test("kill -9 while an action is being sent: after a restart nothing is lost and nothing is applied twice")
+    func crashSafety() async throws {
+        let setup = try await LoggedInHome()
+        let zoe = try await setup.messages("zoe")
+        let unread = zoe.filter { $0.labels.contains("UNREAD") }.map(\.id)
+        try #require(!unread.isEmpty && unread.count < 10)
+        let startHistory = try #require(try await setup.control("GET", "state")["historyId"] as? String)
+        #expect(try await setup.run(["read", "zoe"]).status == 0)
+        try await setup.fault("messages.modify", "slow:3000")
+
+        let process = Process()
+        process.executableURL = CLIFixture.executable
+        process.arguments = ["pending", "run", "--home", setup.home.path]
+        process.environment = ProcessInfo.processInfo.environment.merging(setup.emulator.environment) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let database = try DatabaseQueue(path: setup.home.appendingPathComponent("chatmail.sqlite").path)
+        var sawProcessing = false
+        for _ in 0..<400 where !sawProcessing {
+            try await Task.sleep(for: .milliseconds(25))
+            sawProcessing = try await database.read { db in
+                try String.fetchOne(db, sql: "SELECT status FROM pending_action WHERE id = 1") == "processing"
+            }
+        }
+        try await Task.sleep(for: .milliseconds(300))  // the first modify is in flight, held by the emulator
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(sawProcessing)
+        #expect(try await setup.pendingJSON().first?["status"] as? String == "processing")
+
+        try await setup.clearFaults()
+        let rerun = try await setup.run(["pending", "run"])
+        #expect(rerun.stdout.hasPrefix("Actions: sent 1"), "\(rerun.stdout) \(rerun.stderr)")
+        try await Task.sleep(for: .seconds(4))  // let the killed run's held request finish inside the emulator
+        let finished = try #require(try await setup.pendingJSON(all: true).first)
+        #expect(finished["status"] as? String == "completed" && finished["attempts"] as? Int == 2)
+        for id in unread { #expect(try await setup.serverLabels(id).contains("UNREAD") == false) }
+        // Gmail's history holds exactly one UNREAD removal per message: no loss, no double effect.
+        let history = try await setup.gmail("history?startHistoryId=\(startHistory)")
+        let removals = (history["history"] as? [[String: Any]] ?? []).flatMap { record in
+            (record["labelsRemoved"] as? [[String: Any]] ?? []).compactMap { change -> String? in
+                guard (change["labelIds"] as? [String])?.contains("UNREAD") == true else { return nil }
+                return (change["message"] as? [String: Any])?["id"] as? String
+            }
+        }
+        #expect(removals.sorted() == unread.sorted())
+        #expect(try await setup.messages("zoe").allSatisfy { !$0.labels.contains("UNREAD") })
+    }
+}

@@ -1,0 +1,250 @@
+import ChatmailStore
+@testable import ChatmailSync
+import Foundation
+import GmailAPI
+@testable import GmailEmulator
+import GRDB
+import Testing
+
+/// `count` messages from Alice, all in the inbox.
+func aliceInbox(_ count: Int) -> [(raw: [UInt8], labels: [String]?)] {
+    (1...count).map { (rawMessage($0, from: "Alice <alice@example.com>"), ["INBOX"]) }
+}
+
+@Suite struct PendingActionFaultTests {
+    @Test("modify / batchModify failing with 503 for two syncs: attempts and next attempt grow, then the action is applied exactly once",
+          arguments: [(3, "messages.modify"), (12, "messages.batchModify")])
+    func transientFaults(count: Int, method: String) async throws {
+        try await withQueueHarness(aliceInbox(count)) { harness in
+            let ids = await harness.ids()
+            let start = await harness.emulator.mailbox.currentHistoryId
+            await harness.setFaults([FaultRule(method: method, probability: 1, kind: .unavailable)])
+            _ = try await harness.perform(.archive, on: "alice")
+
+            let t0 = harness.clock.now
+            let first = try await harness.sync()
+            #expect(first.pendingSent == 0)
+            var action = try #require(try await harness.actions().first)
+            #expect(action.status == .failed && action.attempts == 1)
+            #expect(action.nextAttemptAtMs == t0 + 2_000)
+            #expect(action.lastError?.contains("503") == true)
+
+            // Not due yet: a run sends nothing and never sleeps.
+            harness.clock.advance(ms: 1_000)
+            let tried = await harness.attempts(method)
+            _ = try await harness.sync()
+            #expect(await harness.attempts(method) == tried)
+            #expect(try await harness.actions().first?.attempts == 1)
+
+            harness.clock.advance(ms: 1_500)
+            _ = try await harness.sync()
+            action = try #require(try await harness.actions().first)
+            #expect(action.status == .failed && action.attempts == 2)
+            #expect(action.nextAttemptAtMs == harness.clock.now + 4_000)
+            // Meanwhile local state stays what the user did.
+            #expect(try await harness.localLabels().values.allSatisfy { !$0.contains("INBOX") })
+
+            await harness.setFaults([])
+            harness.clock.advance(ms: 4_000)
+            let last = try await harness.sync()
+            #expect(last.pendingSent == 1)
+            action = try #require(try await harness.actions().first)
+            #expect(action.status == .completed && action.attempts == 3 && action.lastError == nil)
+            #expect(await harness.serverLabels().values.allSatisfy { !$0.contains("INBOX") })
+            // Exactly once: one accepted request per message (modify) or one for all (batchModify), and
+            // exactly one INBOX removal per message in Gmail's history.
+            let accepted = await harness.successes(method)
+            #expect(accepted.count == (count < PendingActionSender.batchThreshold ? count : 1))
+            let history = try await harness.labelHistory(after: start)
+            #expect(history.count == count)
+            #expect(Set(history.map(\.id)) == Set(ids) && history.allSatisfy { $0.removed == ["INBOX"] })
+            #expect(try await harness.localLabels() == (await harness.serverLabels()))
+        }
+    }
+
+    @Test("a transient failure on the fifth attempt abandons the action and gives the messages Gmail's labels back")
+    func fiveAttempts() async throws {
+        try await withQueueHarness(aliceInbox(2)) { harness in
+            await harness.setFaults([FaultRule(method: "messages.modify", probability: 1, kind: .backendError)])
+            _ = try await harness.perform(.archive, on: "alice")
+            for _ in 1...5 {
+                _ = try await harness.sync()
+                harness.clock.advance(ms: 600_000)
+            }
+            let action = try #require(try await harness.actions().first)
+            #expect(action.status == .abandoned && action.attempts == 5)
+            #expect(action.lastError?.hasPrefix("Gave up after 5 attempts.") == true)
+            #expect(try await harness.localLabels().values.allSatisfy { $0 == ["INBOX"] })
+            #expect(try harness.store.conversations(in: harness.account.id, filter: .init()).count == 1)  // back in the inbox
+        }
+    }
+
+    @Test("permanent 403 insufficientPermissions: abandoned at once with the reason, labels restored from Gmail; retry requeues it")
+    func permanentForbidden() async throws {
+        try await withQueueHarness(castMessages) { harness in
+            let before = await harness.serverLabels()
+            await harness.setFaults([FaultRule(method: "messages.modify", probability: 1, kind: .insufficientScope)])
+            _ = try await harness.perform(.archive, on: "alice")
+            _ = try await harness.sync()
+            var action = try #require(try await harness.actions().first)
+            #expect(action.status == .abandoned && action.attempts == 1)
+            #expect(action.lastError?.contains("insufficientPermissions") == true)
+            #expect(await harness.attempts("messages.modify") == 1)  // never retried
+            #expect(try await harness.localLabels() == before)
+            #expect(await harness.serverLabels() == before)
+            // Conflict protection is released: a remote change now reaches the local copy.
+            let ids = await harness.ids()
+            _ = try await harness.emulator.mailbox.modify(ids[2], add: ["STARRED"], remove: [])
+            _ = try await harness.sync()
+            #expect(try await harness.localLabels()[ids[2]] == ["INBOX", "STARRED"])
+
+            let requeued = try await harness.queue.retry(.all, account: harness.account.id)
+            #expect(requeued.map(\.id) == [action.id])
+            action = try #require(try await harness.actions().first)
+            #expect(action.status == .pending && action.attempts == 0 && action.lastError == nil)
+            #expect(try await harness.localLabels()[ids[2]] == ["STARRED"])  // applied locally again
+            await harness.setFaults([])
+            _ = try await harness.sync()
+            #expect(try await harness.actions().first?.status == .completed)
+            #expect(await harness.serverLabels()[ids[2]] == ["STARRED"])
+            #expect(await harness.serverLabels()[ids[1]] == ["STARRED"])
+        }
+    }
+
+    @Test("400 is permanent too; dismissing an abandoned action drops it and keeps Gmail's labels")
+    func badRequestAndDismiss() async throws {
+        try await withQueueHarness(castMessages) { harness in
+            let before = await harness.serverLabels()
+            await harness.setFaults([FaultRule(method: "messages.modify", probability: 1, kind: .invalidArgument)])
+            _ = try await harness.perform(.star, on: "alice")
+            let summary = try await harness.sender.run(account: harness.account.id)
+            #expect(summary.abandoned == 1 && summary.sent == 0)
+            #expect(try await harness.actions().first?.lastError?.contains("invalid") == true)
+            let dropped = try await harness.queue.dismiss(.all, account: harness.account.id)
+            #expect(dropped.count == 1)
+            _ = try await harness.sender.recheckLabels(account: harness.account.id)
+            #expect(try await harness.actions().isEmpty)
+            #expect(try await harness.localLabels() == before)
+            #expect(try harness.store.labelRecheckCount(of: harness.account.id) == 0)
+        }
+    }
+
+    @Test("opposite actions coalesce: read then unread, archive then unarchive → nothing reaches Gmail")
+    func coalescing() async throws {
+        try await withQueueHarness(castMessages) { harness in
+            let before = await harness.serverLabels()
+            let first = await harness.ids()[0]
+            _ = try await harness.queue.perform(.read, on: .message(gmailID: first), account: harness.account.id)
+            let undo = try await harness.queue.perform(.unread, on: .message(gmailID: first), account: harness.account.id)
+            #expect(undo.action == nil && undo.cancelled == 1 && undo.messagesChanged == 1)
+            #expect(try await harness.actions().isEmpty)
+            _ = try await harness.perform(.archive, on: "alice")
+            let unarchive = try await harness.perform(.unarchive, on: "alice")
+            // unarchive also puts back the message that was archived before: only that one is sent.
+            #expect(unarchive.cancelled == 2 && unarchive.action?.targetIDs == [first])
+            #expect(try await harness.actions().count == 1)
+            let report = try await harness.sync()
+            #expect(report.pendingSent == 1)
+            #expect(await harness.successes("messages.modify").count == 1)
+            var expected = before
+            expected[first]?.insert("INBOX")
+            #expect(await harness.serverLabels() == expected)
+            #expect(try await harness.localLabels() == expected)
+        }
+    }
+
+    @Test("archiving 2,500 messages sends three batchModify chunks of at most 1000 ids")
+    func chunks() async throws {
+        try await withQueueHarness(aliceInbox(2_500)) { harness in
+            let outcome = try await harness.perform(.archive, on: "alice")
+            #expect(outcome.action?.targetIDs.count == 2_500)
+            let report = try await harness.sync()
+            #expect(report.pendingSent == 1)
+            // The emulator answers 400 to more than 1000 ids, so three accepted calls are three chunks.
+            #expect(await harness.successes("messages.batchModify").count == 3)
+            #expect(await harness.attempts("messages.batchModify") == 3)
+            #expect(await harness.serverLabels().values.allSatisfy { $0.isEmpty })
+            #expect(try await harness.localLabels().values.allSatisfy { $0.isEmpty })
+            #expect(try await harness.actions().first?.sentIDs.count == 2_500)
+        }
+    }
+
+    @Test("conflict: a remote label change while the action waits does not overwrite local state; after completion Gmail's state is re-read")
+    func conflict() async throws {
+        try await withQueueHarness(castMessages) { harness in
+            let ids = await harness.ids()
+            await harness.setFaults([FaultRule(method: "messages.modify", probability: 1, kind: .unavailable)])
+            _ = try await harness.perform(.star, on: "alice")  // stars ids[2]
+            _ = try await harness.emulator.mailbox.modify(ids[2], add: ["UNREAD"], remove: ["INBOX"])  // elsewhere
+            _ = try await harness.sync()  // push fails; the pull skips ids[2]'s labels
+            #expect(try await harness.actions().first?.status == .failed)
+            #expect(try await harness.localLabels()[ids[2]] == ["INBOX", "STARRED"])
+
+            await harness.setFaults([])
+            harness.clock.advance(ms: 10_000)
+            _ = try await harness.sync()
+            #expect(try await harness.actions().first?.status == .completed)
+            #expect(await harness.serverLabels()[ids[2]] == ["UNREAD", "STARRED"])
+            #expect(try await harness.localLabels()[ids[2]] == ["UNREAD", "STARRED"])
+            let alice = try harness.store.conversations(in: harness.account.id, filter: .init(visibility: .all))
+                .first { $0.participants.map(\.address) == ["alice@example.com"] }
+            #expect(alice?.isArchived == false)  // ids[1] is still in the inbox
+        }
+    }
+
+    @Test("a message deleted on Gmail (404) is dropped from the action, which completes; the store forgets it")
+    func goneMessage() async throws {
+        try await withQueueHarness(castMessages) { harness in
+            let ids = await harness.ids()
+            _ = try await harness.queue.perform(.read, on: .message(gmailID: ids[0]), account: harness.account.id)
+            try await harness.emulator.mailbox.delete(ids[0])
+            let summary = try await harness.sender.run(account: harness.account.id)
+            #expect(summary.sent == 1)
+            let action = try #require(try await harness.actions().first)
+            #expect(action.status == .completed && action.targetIDs.isEmpty)
+            #expect(try await harness.localLabels()[ids[0]] == nil)
+        }
+    }
+
+    @Test("a crash mid-send: the processing action returns to pending, ids already accepted are not sent again")
+    func crashRecovery() async throws {
+        try await withQueueHarness(aliceInbox(3)) { harness in
+            let ids = await harness.ids()
+            let start = await harness.emulator.mailbox.currentHistoryId
+            let action = try #require(try await harness.perform(.archive, on: "alice").action)
+            // What a killed run leaves: claimed, one message accepted by Gmail and recorded, then nothing.
+            _ = try await harness.emulator.mailbox.modify(action.targetIDs[0], add: [], remove: ["INBOX"])
+            try await harness.store.write { tx in
+                var claimed = action
+                claimed.status = .processing
+                claimed.attempts = 1
+                claimed.sentIDs = [action.targetIDs[0]]
+                try tx.savePendingAction(claimed)
+            }
+            let summary = try await harness.sender.run(account: harness.account.id)
+            #expect(summary.sent == 1)
+            let finished = try #require(try await harness.actions().first)
+            #expect(finished.status == .completed && finished.attempts == 2)
+            #expect(await harness.successes("messages.modify").count == 2)  // the two not yet sent
+            let history = try await harness.labelHistory(after: start)
+            #expect(history.count == 3 && Set(history.map(\.id)) == Set(ids))
+            #expect(await harness.serverLabels().values.allSatisfy { $0.isEmpty })
+        }
+    }
+
+    @Test("a later action on the same messages waits behind an earlier one that failed, so Gmail sees them in order")
+    func ordering() async throws {
+        try await withQueueHarness(castMessages) { harness in
+            let ids = await harness.ids()
+            await harness.setFaults([FaultRule(method: "messages.modify", probability: 1, kind: .unavailable, remaining: 1)])
+            _ = try await harness.queue.perform(.trash, on: .message(gmailID: ids[2]), account: harness.account.id)
+            _ = try await harness.queue.perform(.star, on: .message(gmailID: ids[2]), account: harness.account.id)
+            let summary = try await harness.sender.run(account: harness.account.id)
+            #expect(summary.failed == 1 && summary.waiting == 1 && summary.sent == 0)
+            harness.clock.advance(ms: 5_000)
+            let second = try await harness.sender.run(account: harness.account.id)
+            #expect(second.sent == 2)
+            #expect(await harness.serverLabels()[ids[2]] == ["TRASH", "STARRED"])
+        }
+    }
+}

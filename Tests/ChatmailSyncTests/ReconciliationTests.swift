@@ -1,0 +1,57 @@
+import ChatmailStore
+@testable import ChatmailSync
+import Foundation
+import GmailAPI
+@testable import GmailEmulator
+import Testing
+
+/// Gmail's history occasionally misses a label change. The periodic reconciliation re-reads recent
+/// messages' labels, so such drift heals within the hour instead of lasting for ever.
+@Suite struct ReconciliationTests {
+    func engine(_ emulator: RunningEmulator, _ store: ChatmailStore, reconcileEveryMs: Int64) -> SyncEngine {
+        let client = GmailClient(
+            configuration: .init(baseURL: URL(string: emulator.baseURL)!), transport: URLSessionTransport(),
+            tokens: StaticTokenSource(token: "emu-static-token"), pacer: QuotaPacer.unlimited())
+        return SyncEngine(store: store, gmail: client, chunkSize: 7, reconcileEveryMs: reconcileEveryMs)
+    }
+
+    @Test("drift that history never reported is caught by reconciliation, and only when it is due")
+    func driftHeals() async throws {
+        let seeded: [([UInt8], [String]?)] = [
+            (rawMessage(1, from: "Alice <alice@example.com>"), ["INBOX", "UNREAD"]),
+            (rawMessage(2, from: "Bob <bob@example.com>"), ["INBOX"]),
+        ]
+        try await withSyncSetup(mailbox: .messages(seeded)) { emulator, store, account, _ in
+            _ = try await engine(emulator, store, reconcileEveryMs: .max).run(account: account)
+            let remote = await emulator.mailbox.list(matching: { _ in true }, after: nil, limit: 10).page
+            let alice = try #require(remote.first { String(decoding: $0.raw, as: UTF8.self).contains("<m1@") }).id
+            let bob = try #require(remote.first { String(decoding: $0.raw, as: UTF8.self).contains("<m2@") }).id
+            let historyBefore = await emulator.mailbox.currentHistoryId
+
+            // Alice's message is read and Bob's archived on the server, with no history record.
+            try await emulator.mailbox.modifyWithoutHistory(alice, add: [], remove: ["UNREAD"])
+            try await emulator.mailbox.modifyWithoutHistory(bob, add: ["STARRED"], remove: ["INBOX"])
+            #expect(await emulator.mailbox.currentHistoryId == historyBefore)
+
+            func localLabels() async throws -> [String: Set<String>] {
+                try await store.write { tx in try tx.labelIDs(ofMessages: [alice, bob], in: account.id) }.mapValues(Set.init)
+            }
+            // An incremental sync alone cannot see it: history is empty.
+            let blind = try await engine(emulator, store, reconcileEveryMs: .max).run(account: account)
+            #expect(blind.labelChanges == 0)
+            #expect(try await localLabels()[alice]?.contains("UNREAD") == true)
+
+            // Reconciliation, once due, brings both messages back in line with Gmail.
+            let healing = engine(emulator, store, reconcileEveryMs: 0)
+            let healed = try await healing.run(account: account)
+            #expect(healed.labelChanges == 2)
+            let labels = try await localLabels()
+            #expect(labels[alice] == ["INBOX"])
+            #expect(labels[bob] == ["STARRED"])
+            let conversations = try store.conversations(in: account.id, filter: .init(visibility: .all))
+            #expect(conversations.allSatisfy { $0.unreadCount == 0 })
+            #expect(conversations.first { $0.title.hasPrefix("Bob") }?.isArchived == true)
+            #expect(await healing.tracker.changed.count == 2)
+        }
+    }
+}
