@@ -83,6 +83,7 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
         let first = try await fixture.run(["export", "--all", "-o", out.path])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout == "Exported 4 conversations (6 messages) to \(out.path); start at index.md.\n")
+        #expect(first.stderr.isEmpty)  // no progress line when stderr is not a terminal
         let files = try filesUnder(out)
         #expect(Set(files.keys) == ["index.md", "alice-liddell.md", "alice-bob.md", "alan-turing.md", "shop-news.md"])
         for (name, data) in files {
@@ -110,6 +111,42 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
         expected = files
         expected["notes.txt"] = Data("unrelated".utf8)
         #expect(try filesUnder(out) == expected)
+    }
+
+    @Test("on a terminal, --all shows its progress on stderr and clears it")
+    func progressOnTerminal() async throws {
+        let fixture = try CLIFixture()
+        try fixture.seedCast()
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }  // best-effort cleanup
+        let out = scratch.appendingPathComponent("out")
+        // script(1) gives the command a pseudo-terminal for stdout and stderr.
+        let command = [CLIFixture.executable.path, "--home", fixture.home.path, "export", "--all", "-o", out.path]
+            .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let result: RunResult = try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result {
+                    let process = Process()
+                    process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+                    process.arguments = ["-qec", command, "/dev/null"]
+                    var environment = ProcessInfo.processInfo.environment
+                    environment["CHATMAIL_NOW_MS"] = String(CLIFixture.now)
+                    environment["TZ"] = "UTC"
+                    process.environment = environment
+                    let pipe = Pipe()
+                    process.standardOutput = pipe
+                    process.standardInput = FileHandle.nullDevice
+                    try process.run()
+                    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    return RunResult(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: "")
+                })
+            }.start()
+        }
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.contains("Exporting… 4/4 conversations"))
+        #expect(result.stdout.contains("\r\u{1B}[K"))  // the progress line is cleared before the summary
+        #expect(result.stdout.contains("Exported 4 conversations"))
     }
 
     @Test("--people, --newsletters and --since choose conversations")
