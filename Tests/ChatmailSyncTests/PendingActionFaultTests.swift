@@ -101,7 +101,8 @@ func aliceInbox(_ count: Int) -> [(raw: [UInt8], labels: [String]?)] {
             let requeued = try await harness.queue.retry(.all, account: harness.account.id)
             #expect(requeued.map(\.id) == [action.id])
             action = try #require(try await harness.actions().first)
-            #expect(action.status == .pending && action.attempts == 0 && action.lastError == nil)
+            #expect(action.status == .pending && action.attempts == 0)
+            #expect(action.lastError?.contains("insufficientPermissions") == true)  // why it failed before
             #expect(try await harness.localLabels()[ids[2]] == ["STARRED"])  // applied locally again
             await harness.setFaults([])
             _ = try await harness.sync()
@@ -150,6 +151,30 @@ func aliceInbox(_ count: Int) -> [(raw: [UInt8], labels: [String]?)] {
             expected[first]?.insert("INBOX")
             #expect(await harness.serverLabels() == expected)
             #expect(try await harness.localLabels() == expected)
+        }
+    }
+
+    @Test("undo after a failed send: Gmail may have applied the first action without answering, so the undo is sent, not cancelled")
+    func undoAfterFailedSend() async throws {
+        try await withQueueHarness(castMessages) { harness in
+            let first = await harness.ids()[0]  // unread, archived
+            await harness.setFaults([FaultRule(method: "messages.modify", probability: 1, kind: .unavailable)])
+            _ = try await harness.queue.perform(.read, on: .message(gmailID: first), account: harness.account.id)
+            let summary = try await harness.sender.run(account: harness.account.id)
+            #expect(summary.failed == 1)
+            // What a lost answer looks like: Gmail applied the change, the client saw only an error.
+            _ = try await harness.emulator.mailbox.modify(first, add: [], remove: ["UNREAD"])
+
+            let undo = try await harness.queue.perform(.unread, on: .message(gmailID: first), account: harness.account.id)
+            #expect(undo.cancelled == 0 && undo.action?.targetIDs == [first])
+            #expect(try await harness.localLabels()[first] == ["UNREAD"])
+
+            await harness.setFaults([])
+            harness.clock.advance(ms: 10_000)
+            let report = try await harness.sync()
+            #expect(report.pendingSent == 2)
+            #expect(await harness.serverLabels()[first] == ["UNREAD"])  // the user's last word
+            #expect(try await harness.localLabels()[first] == ["UNREAD"])
         }
     }
 

@@ -91,6 +91,9 @@ public struct ActionQueue: Sendable {
     /// Puts failed or abandoned actions back in the queue, due now, with their attempts reset and every
     /// target to send again, and applies them locally again (an abandoned action's messages had been
     /// given Gmail's labels back).
+    ///
+    /// `last_error` is kept: it tells why the action failed before, and marks it as one that may have
+    /// reached Gmail (``PendingAction/mayHaveReachedGmail``), which an opposite action must not cancel.
     /// - returns: the requeued actions.
     public func retry(_ selection: Selection, account: AccountID) async throws -> [PendingAction] {
         try await store.write { tx -> [PendingAction] in
@@ -100,7 +103,6 @@ public struct ActionQueue: Sendable {
                 actions[index].status = .pending
                 actions[index].attempts = 0
                 actions[index].nextAttemptAtMs = tx.nowMs
-                actions[index].lastError = nil
                 // Send every target again: Gmail's copy may have changed since, and resending is harmless.
                 actions[index].sentIDs = []
                 try tx.savePendingAction(actions[index])
