@@ -178,6 +178,34 @@ func aliceInbox(_ count: Int) -> [(raw: [UInt8], labels: [String]?)] {
         }
     }
 
+    @Test("retrying an old action keeps its place in the queue: a later action on the same message still wins, locally at once and on Gmail")
+    func retryKeepsQueueOrder() async throws {
+        try await withQueueHarness(castMessages) { harness in
+            let first = await harness.ids()[0]  // unread, archived
+            await harness.setFaults([FaultRule(method: "messages.modify", probability: 1, kind: .insufficientScope)])
+            let read = try #require(try await harness.queue.perform(.read, on: .message(gmailID: first), account: harness.account.id).action)
+            _ = try await harness.sender.run(account: harness.account.id)
+            #expect(try await harness.actions().first?.status == .abandoned)
+            #expect(try await harness.localLabels()[first] == ["UNREAD"])  // Gmail's labels again
+
+            // Read elsewhere; then the user marks it unread here (a new action, queued after the read).
+            _ = try await harness.emulator.mailbox.modify(first, add: [], remove: ["UNREAD"])
+            _ = try await harness.sync()
+            #expect(try await harness.localLabels()[first] == [])
+            let unread = try #require(try await harness.queue.perform(.unread, on: .message(gmailID: first), account: harness.account.id).action)
+            #expect(unread.id > read.id)
+
+            _ = try await harness.queue.retry(.one(read.id), account: harness.account.id)
+            // Queue order is read, then unread: Gmail will end unread, so the local copy shows it already.
+            #expect(try await harness.localLabels()[first] == ["UNREAD"])
+            await harness.setFaults([])
+            let report = try await harness.sync()
+            #expect(report.pendingSent == 2)
+            #expect(await harness.serverLabels()[first] == ["UNREAD"])
+            #expect(try await harness.localLabels()[first] == ["UNREAD"])
+        }
+    }
+
     @Test("archiving 2,500 messages sends three batchModify chunks of at most 1000 ids")
     func chunks() async throws {
         try await withQueueHarness(aliceInbox(2_500)) { harness in
