@@ -159,6 +159,35 @@ final class LoggedInHome {
         #expect(try await setup.run(["archive"]).status == 64)
     }
 
+    @Test("dismiss while a sync holds the lock: the action is dropped, but its labels wait for the next sync instead of racing it")
+    func dismissDuringSync() async throws {
+        let setup = try await LoggedInHome()
+        let newest = try #require(try await setup.messages("bob").last)
+        try #require(!newest.labels.contains("STARRED"))
+        try await setup.fault("messages.modify", "503")
+        #expect(try await setup.run(["star", "bob"]).status == 0)
+        #expect(try await setup.run(["pending", "run"]).stdout.contains("1 failed"))
+        #expect(try await setup.pendingJSON().first?["status"] as? String == "failed")
+
+        // Hold the account's sync lock, as a running `chatmail sync` does.
+        let lockName = try #require(try FileManager.default.contentsOfDirectory(atPath: setup.home.path)
+            .first { $0.hasPrefix("sync-") && $0.hasSuffix(".lock") })
+        let descriptor = open(setup.home.appendingPathComponent(lockName).path, O_RDWR)
+        try #require(descriptor >= 0 && flock(descriptor, LOCK_EX | LOCK_NB) == 0)
+        let dismiss = try await setup.run(["pending", "dismiss", "1"])
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+        #expect(dismiss.status == 0, "\(dismiss.stderr)")
+        #expect(dismiss.stdout == "Dismissed #1. Gmail's labels are restored on the next `chatmail sync`.\n")
+        #expect(try await setup.pendingJSON().isEmpty)
+        #expect(try await setup.messages("bob").last?.labels.contains("STARRED") == true)  // not re-read under the sync
+
+        let sync = try await setup.run(["sync"])
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(try await setup.messages("bob").last?.labels == newest.labels)  // Gmail's labels again
+        #expect(try await setup.serverLabels(newest.id) == newest.labels)
+    }
+
     @Test("kill -9 while an action is being sent: after a restart nothing is lost and nothing is applied twice")
     func crashSafety() async throws {
         let setup = try await LoggedInHome()

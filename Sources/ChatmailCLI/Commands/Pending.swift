@@ -94,8 +94,13 @@ struct Pending: AsyncParsableCommand {
             }
             let ids = actions.map { "#\($0.id.rawValue)" }.joined(separator: ", ")
             // Restoring needs Gmail; offline (or logged out), the next sync does it: the ids are queued.
+            // Re-reading labels is part of a send run and needs the sync lock: a sync running meanwhile
+            // could apply a newer history change that this re-read, answered earlier, would overwrite.
+            // When a sync holds the lock, the ids stay queued for the next one.
             var restored = "Gmail's labels are restored on the next `chatmail sync`."
             do {
+                let lock = try SyncLock(home: env.home, account: account.id)
+                defer { withExtendedLifetime(lock) {} }
                 let sender = try PendingActionSender.forCommand(env, store: store)
                 let count = try await sender.recheckLabels(account: account.id)
                 if try store.labelRecheckCount(of: account.id) == 0 {
