@@ -206,6 +206,38 @@ func aliceInbox(_ count: Int) -> [(raw: [UInt8], labels: [String]?)] {
         }
     }
 
+    @Test("offline: Gmail unreachable for many runs never abandons an action or rolls it back; one try per run; sent once back online")
+    func offline() async throws {
+        try await withQueueHarness(castMessages) { harness in
+            let before = await harness.serverLabels()
+            let offline = PendingActionSender(
+                store: harness.store,
+                gmail: GmailClient(
+                    configuration: .init(baseURL: URL(string: "http://127.0.0.1:1")!), transport: URLSessionTransport(),
+                    tokens: StaticTokenSource(token: "emu-static-token"), pacer: QuotaPacer.unlimited()),
+                clock: harness.clock.clock, random: FixedRandom(fraction: 0.5))
+            _ = try await harness.perform(.archive, on: "alice")
+            _ = try await harness.perform(.read, on: "bob")
+            let archived = try await harness.localLabels()
+            for _ in 1...7 {
+                let summary = try await offline.run(account: harness.account.id)
+                #expect(summary.failed == 1 && summary.waiting == 1 && summary.abandoned == 0)
+                harness.clock.advance(ms: 600_000)
+            }
+            let actions = try await harness.actions()
+            #expect(actions.map(\.status) == [.failed, .pending])  // the second was never tried
+            #expect(actions[0].attempts == 0 && actions[0].lastError?.contains("Could not reach Gmail") == true)
+            #expect(actions[0].mayHaveReachedGmail)
+            #expect(try await harness.localLabels() == archived)  // nothing rolled back
+            #expect(await harness.serverLabels() == before)
+
+            let report = try await harness.sync()
+            #expect(report.pendingSent == 2)
+            #expect(try await harness.actions().map(\.status) == [.completed, .completed])
+            #expect(await harness.serverLabels() == archived)
+        }
+    }
+
     @Test("archiving 2,500 messages sends three batchModify chunks of at most 1000 ids")
     func chunks() async throws {
         try await withQueueHarness(aliceInbox(2_500)) { harness in
