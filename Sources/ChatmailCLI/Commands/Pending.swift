@@ -47,6 +47,8 @@ struct Pending: AsyncParsableCommand {
             let sender = try PendingActionSender.forCommand(env, store: store)
             let summary = try await sender.run(account: account.id)
             try env.write(Self.describe(summary) + "\n")
+            // The actions wait safely, but "send now" did not happen: exit 1, with the network's reason.
+            if let unreachable = summary.unreachable { throw unreachable }
         }
 
         static func describe(_ summary: PendingActionSender.Summary) -> String {

@@ -64,6 +64,8 @@ public struct PendingActionSender: PendingActionPusher {
         public var waiting = 0
         /// Messages whose labels were re-read from Gmail.
         public var rechecked = 0
+        /// Why Gmail could not be reached, when it could not: the run stopped there.
+        public var unreachable: GmailAPIError?
     }
 
     public func pushDue(account: AccountID) async throws -> Int {
@@ -97,8 +99,9 @@ public struct PendingActionSender: PendingActionPusher {
                 summary.failed += 1
                 blocked.formUnion(action.targetIDs)
             case .abandoned: summary.abandoned += 1
-            case .unreachable:
+            case .unreachable(let error):
                 summary.failed += 1
+                summary.unreachable = error
                 reachable = false  // every other send would wait for the same timeout
             case .skipped: break
             }
@@ -107,7 +110,7 @@ public struct PendingActionSender: PendingActionPusher {
         return summary
     }
 
-    enum SendResult { case completed, failed, abandoned, unreachable, skipped }
+    enum SendResult: Equatable { case completed, failed, abandoned, unreachable(GmailAPIError), skipped }
 
     /// Claims, sends and records one action.
     func send(_ id: PendingActionID, account: AccountID) async throws -> SendResult {
@@ -144,7 +147,7 @@ public struct PendingActionSender: PendingActionPusher {
                 action.nextAttemptAtMs = schedule.nextAttemptMs(
                     afterAttempt: max(action.attempts, 1), nowMs: clock(), random: random)
                 try await finish(action, delivery, account: account)
-                return .unreachable
+                return .unreachable(error)
             case .retryLater(let retryAfterMs) where action.attempts < schedule.maxAttempts:
                 action.status = .failed
                 action.lastError = Self.describe(error)
