@@ -238,6 +238,29 @@ func aliceInbox(_ count: Int) -> [(raw: [UInt8], labels: [String]?)] {
         }
     }
 
+    @Test("an action whose request always drops the connection waits longer and longer, so the actions behind it still go out")
+    func droppedConnectionDoesNotStarve() async throws {
+        try await withQueueHarness(aliceInbox(12) + [(rawMessage(13, from: "Bob <bob@example.net>"), ["INBOX", "UNREAD"])]) { harness in
+            await harness.setFaults([FaultRule(method: "messages.batchModify", probability: 1, kind: .drop)])
+            let archive = try #require(try await harness.perform(.archive, on: "alice").action)  // 12 ids: batchModify
+            let read = try #require(try await harness.perform(.read, on: "bob").action)  // 1 id: modify
+            #expect(archive.id < read.id)
+            var runs: [PendingActionSender.Summary] = []
+            for _ in 1...5 {
+                runs.append(try await harness.sender.run(account: harness.account.id))
+                harness.clock.advance(ms: 60_000)
+            }
+            // Ages 0, 60, 120, 180 s: the archive is due and breaks the run; waits 2, 30, 60, 90 s. At 240 s
+            // it is not due (180 + 90), so the read behind it is sent.
+            #expect(runs.map(\.sent) == [0, 0, 0, 0, 1])
+            #expect(runs.prefix(4).allSatisfy { $0.unreachable != nil && $0.waiting == 1 })
+            #expect(runs[4].unreachable == nil && runs[4].waiting == 1)
+            let actions = try await harness.actions()
+            #expect(actions.map(\.status) == [.failed, .completed])
+            #expect(actions[0].attempts == 0 && actions[0].mayHaveReachedGmail)
+        }
+    }
+
     @Test("archiving 2,500 messages sends three batchModify chunks of at most 1000 ids")
     func chunks() async throws {
         try await withQueueHarness(aliceInbox(2_500)) { harness in

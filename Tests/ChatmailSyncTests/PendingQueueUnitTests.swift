@@ -39,6 +39,16 @@ func action(
         #expect(schedule.nextAttemptMs(afterAttempt: 2, nowMs: 1_000, random: FixedRandom(fraction: 0)) == 1_000 + 3_000)
     }
 
+    @Test("unreachable: the wait is half the time already waited, from 2 s up to the 10-minute cap, jittered")
+    func unreachable() {
+        let schedule = BackoffSchedule()
+        #expect(schedule.unreachableDelayMs(waitedMs: 0, unit: 0.5) == 2_000)
+        #expect(schedule.unreachableDelayMs(waitedMs: 60_000, unit: 0.5) == 30_000)
+        #expect(schedule.unreachableDelayMs(waitedMs: 60_000, unit: 0) == 22_500)
+        #expect(schedule.unreachableDelayMs(waitedMs: 86_400_000, unit: 1) == 600_000)
+        #expect(schedule.unreachableDelayMs(waitedMs: 0, unit: 0) == 2_000)  // never below the base
+    }
+
     @Test("a server's Retry-After lengthens the wait, but never past the cap")
     func retryAfter() {
         let schedule = BackoffSchedule()

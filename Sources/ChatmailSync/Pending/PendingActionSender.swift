@@ -18,7 +18,9 @@ import GmailAPI
 /// Attempts count Gmail's answers. When Gmail cannot be reached at all (offline, DNS, a dropped
 /// connection), the action waits as `failed` with the reason, the attempt is not counted, and the run
 /// stops sending: people act offline and expect the result to stick, so being offline for five syncs
-/// must not abandon their actions and roll them back.
+/// must not abandon their actions and roll them back. The wait then grows with the action's age
+/// (``BackoffSchedule/unreachableDelayMs(waitedMs:unit:)``), so one action whose request always breaks
+/// the connection cannot stop every run before the actions behind it.
 ///
 /// Runs never sleep: an action that is not due waits for a later run. Callers hold the account's sync
 /// lock, so no two runs send at once.
@@ -144,8 +146,9 @@ public struct PendingActionSender: PendingActionPusher {
                 action.attempts -= 1
                 action.status = .failed
                 action.lastError = Self.describe(error)
-                action.nextAttemptAtMs = schedule.nextAttemptMs(
-                    afterAttempt: max(action.attempts, 1), nowMs: clock(), random: random)
+                let now = clock()
+                action.nextAttemptAtMs = now + schedule.unreachableDelayMs(
+                    waitedMs: now - action.createdAtMs, unit: random.unitInterval())
                 try await finish(action, delivery, account: account)
                 return .unreachable(error)
             case .retryLater(let retryAfterMs) where action.attempts < schedule.maxAttempts:
