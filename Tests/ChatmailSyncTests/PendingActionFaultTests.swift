@@ -300,6 +300,27 @@ func aliceInbox(_ count: Int) -> [(raw: [UInt8], labels: [String]?)] {
         }
     }
 
+    @Test("conflict on the batchModify path: the remote change is held off while the action waits, then re-read after it completes")
+    func conflictBatch() async throws {
+        try await withQueueHarness(aliceInbox(12)) { harness in
+            let ids = await harness.ids()
+            await harness.setFaults([FaultRule(method: "messages.batchModify", probability: 1, kind: .unavailable)])
+            #expect(try await harness.perform(.archive, on: "alice").action?.targetIDs.count == 12)
+            _ = try await harness.emulator.mailbox.modify(ids[0], add: ["STARRED", "INBOX"], remove: [])  // elsewhere
+            _ = try await harness.sync()
+            #expect(try await harness.actions().first?.status == .failed)
+            #expect(try await harness.localLabels()[ids[0]] == [])  // still what the user did here
+
+            await harness.setFaults([])
+            harness.clock.advance(ms: 10_000)
+            let summary = try await harness.sender.run(account: harness.account.id)
+            #expect(summary.sent == 1 && summary.rechecked == 12)  // batchModify answers nothing: re-read
+            #expect(await harness.serverLabels()[ids[0]] == ["STARRED"])
+            #expect(try await harness.localLabels() == (await harness.serverLabels()))
+            #expect(try harness.store.labelRecheckCount(of: harness.account.id) == 0)
+        }
+    }
+
     @Test("a message deleted on Gmail (404) is dropped from the action, which completes; the store forgets it")
     func goneMessage() async throws {
         try await withQueueHarness(castMessages) { harness in
