@@ -194,13 +194,14 @@ final class LoggedInHome {
         let newest = try #require(try await setup.messages("bob").last)
         try #require(!newest.labels.contains("STARRED"))
         #expect(try await setup.run(["star", "bob"]).status == 0)
+        #expect(try await setup.run(["read", "zoe"]).stdout.contains("Queued for Gmail as action #2"))
         // The token server still answers; the Gmail API does not (a closed port).
         for minute in 1...6 {
             let now = String(CLIFixture.now + Int64(minute) * 600_000)
             let run = try await setup.run(
                 ["pending", "run"], environment: ["CHATMAIL_GMAIL_API_URL": "http://127.0.0.1:1", "CHATMAIL_NOW_MS": now])
             #expect(run.status == 1)
-            #expect(run.stdout == "Actions: sent 0, 1 failed (retried later).\n", "\(run.stdout)")
+            #expect(run.stdout == "Actions: sent 0, 1 failed (retried later), 1 not tried (Gmail unreachable).\n", "\(run.stdout)")
             #expect(run.stderr.contains("Could not reach Gmail"), "\(run.stderr)")
         }
         let listed = try #require(try await setup.pendingJSON().first)
@@ -210,7 +211,7 @@ final class LoggedInHome {
 
         let later = String(CLIFixture.now + 7 * 600_000)
         let back = try await setup.run(["pending", "run"], environment: ["CHATMAIL_NOW_MS": later])
-        #expect(back.status == 0 && back.stdout.hasPrefix("Actions: sent 1"), "\(back.stdout) \(back.stderr)")
+        #expect(back.status == 0 && back.stdout.hasPrefix("Actions: sent 2"), "\(back.stdout) \(back.stderr)")
         #expect(try await setup.serverLabels(newest.id).contains("STARRED"))
     }
 

@@ -55,7 +55,9 @@ struct Pending: AsyncParsableCommand {
             var parts = ["sent \(summary.sent)"]
             if summary.failed > 0 { parts.append("\(summary.failed) failed (retried later)") }
             if summary.abandoned > 0 { parts.append("\(summary.abandoned) abandoned (see `chatmail pending`)") }
-            if summary.waiting > 0 { parts.append("\(summary.waiting) not due yet") }
+            if summary.waiting > 0 {
+                parts.append("\(summary.waiting) " + (summary.unreachable == nil ? "not due yet" : "not tried (Gmail unreachable)"))
+            }
             if summary.rechecked > 0 { parts.append("labels of \(summary.rechecked) messages re-read from Gmail") }
             return "Actions: " + parts.joined(separator: ", ") + "."
         }
