@@ -159,6 +159,62 @@ final class LoggedInHome {
         #expect(try await setup.run(["archive"]).status == 64)
     }
 
+    @Test("dismiss while a sync holds the lock: the action is dropped, but its labels wait for the next sync instead of racing it")
+    func dismissDuringSync() async throws {
+        let setup = try await LoggedInHome()
+        let newest = try #require(try await setup.messages("bob").last)
+        try #require(!newest.labels.contains("STARRED"))
+        try await setup.fault("messages.modify", "503")
+        #expect(try await setup.run(["star", "bob"]).status == 0)
+        #expect(try await setup.run(["pending", "run"]).stdout.contains("1 failed"))
+        #expect(try await setup.pendingJSON().first?["status"] as? String == "failed")
+
+        // Hold the account's sync lock, as a running `chatmail sync` does.
+        let lockName = try #require(try FileManager.default.contentsOfDirectory(atPath: setup.home.path)
+            .first { $0.hasPrefix("sync-") && $0.hasSuffix(".lock") })
+        let descriptor = open(setup.home.appendingPathComponent(lockName).path, O_RDWR)
+        try #require(descriptor >= 0 && flock(descriptor, LOCK_EX | LOCK_NB) == 0)
+        let dismiss = try await setup.run(["pending", "dismiss", "1"])
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+        #expect(dismiss.status == 0, "\(dismiss.stderr)")
+        #expect(dismiss.stdout == "Dismissed #1. Gmail's labels are restored on the next `chatmail sync`.\n")
+        #expect(try await setup.pendingJSON().isEmpty)
+        #expect(try await setup.messages("bob").last?.labels.contains("STARRED") == true)  // not re-read under the sync
+
+        let sync = try await setup.run(["sync"])
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(try await setup.messages("bob").last?.labels == newest.labels)  // Gmail's labels again
+        #expect(try await setup.serverLabels(newest.id) == newest.labels)
+    }
+
+    @Test("offline: `pending run` exits 1 with the network's reason; the action waits, uncounted, never abandoned, and is sent once Gmail is back")
+    func offlineRun() async throws {
+        let setup = try await LoggedInHome()
+        let newest = try #require(try await setup.messages("bob").last)
+        try #require(!newest.labels.contains("STARRED"))
+        #expect(try await setup.run(["star", "bob"]).status == 0)
+        #expect(try await setup.run(["read", "zoe"]).stdout.contains("Queued for Gmail as action #2"))
+        // The token server still answers; the Gmail API does not (a closed port).
+        for minute in 1...6 {
+            let now = String(CLIFixture.now + Int64(minute) * 600_000)
+            let run = try await setup.run(
+                ["pending", "run"], environment: ["CHATMAIL_GMAIL_API_URL": "http://127.0.0.1:1", "CHATMAIL_NOW_MS": now])
+            #expect(run.status == 1)
+            #expect(run.stdout == "Actions: sent 0, 1 failed (retried later), 1 not tried (Gmail unreachable).\n", "\(run.stdout)")
+            #expect(run.stderr.contains("Could not reach Gmail"), "\(run.stderr)")
+        }
+        let listed = try #require(try await setup.pendingJSON().first)
+        #expect(listed["status"] as? String == "failed" && listed["attempts"] as? Int == 0)
+        #expect((listed["lastError"] as? String)?.contains("Could not reach Gmail") == true)
+        #expect(try await setup.messages("bob").last?.labels.contains("STARRED") == true)  // not rolled back
+
+        let later = String(CLIFixture.now + 7 * 600_000)
+        let back = try await setup.run(["pending", "run"], environment: ["CHATMAIL_NOW_MS": later])
+        #expect(back.status == 0 && back.stdout.hasPrefix("Actions: sent 2"), "\(back.stdout) \(back.stderr)")
+        #expect(try await setup.serverLabels(newest.id).contains("STARRED"))
+    }
+
     @Test("kill -9 while an action is being sent: after a restart nothing is lost and nothing is applied twice")
     func crashSafety() async throws {
         let setup = try await LoggedInHome()

@@ -101,7 +101,8 @@ func aliceInbox(_ count: Int) -> [(raw: [UInt8], labels: [String]?)] {
             let requeued = try await harness.queue.retry(.all, account: harness.account.id)
             #expect(requeued.map(\.id) == [action.id])
             action = try #require(try await harness.actions().first)
-            #expect(action.status == .pending && action.attempts == 0 && action.lastError == nil)
+            #expect(action.status == .pending && action.attempts == 0)
+            #expect(action.lastError?.contains("insufficientPermissions") == true)  // why it failed before
             #expect(try await harness.localLabels()[ids[2]] == ["STARRED"])  // applied locally again
             await harness.setFaults([])
             _ = try await harness.sync()
@@ -153,6 +154,113 @@ func aliceInbox(_ count: Int) -> [(raw: [UInt8], labels: [String]?)] {
         }
     }
 
+    @Test("undo after a failed send: Gmail may have applied the first action without answering, so the undo is sent, not cancelled")
+    func undoAfterFailedSend() async throws {
+        try await withQueueHarness(castMessages) { harness in
+            let first = await harness.ids()[0]  // unread, archived
+            await harness.setFaults([FaultRule(method: "messages.modify", probability: 1, kind: .unavailable)])
+            _ = try await harness.queue.perform(.read, on: .message(gmailID: first), account: harness.account.id)
+            let summary = try await harness.sender.run(account: harness.account.id)
+            #expect(summary.failed == 1)
+            // What a lost answer looks like: Gmail applied the change, the client saw only an error.
+            _ = try await harness.emulator.mailbox.modify(first, add: [], remove: ["UNREAD"])
+
+            let undo = try await harness.queue.perform(.unread, on: .message(gmailID: first), account: harness.account.id)
+            #expect(undo.cancelled == 0 && undo.action?.targetIDs == [first])
+            #expect(try await harness.localLabels()[first] == ["UNREAD"])
+
+            await harness.setFaults([])
+            harness.clock.advance(ms: 10_000)
+            let report = try await harness.sync()
+            #expect(report.pendingSent == 2)
+            #expect(await harness.serverLabels()[first] == ["UNREAD"])  // the user's last word
+            #expect(try await harness.localLabels()[first] == ["UNREAD"])
+        }
+    }
+
+    @Test("retrying an old action keeps its place in the queue: a later action on the same message still wins, locally at once and on Gmail")
+    func retryKeepsQueueOrder() async throws {
+        try await withQueueHarness(castMessages) { harness in
+            let first = await harness.ids()[0]  // unread, archived
+            await harness.setFaults([FaultRule(method: "messages.modify", probability: 1, kind: .insufficientScope)])
+            let read = try #require(try await harness.queue.perform(.read, on: .message(gmailID: first), account: harness.account.id).action)
+            _ = try await harness.sender.run(account: harness.account.id)
+            #expect(try await harness.actions().first?.status == .abandoned)
+            #expect(try await harness.localLabels()[first] == ["UNREAD"])  // Gmail's labels again
+
+            // Read elsewhere; then the user marks it unread here (a new action, queued after the read).
+            _ = try await harness.emulator.mailbox.modify(first, add: [], remove: ["UNREAD"])
+            _ = try await harness.sync()
+            #expect(try await harness.localLabels()[first] == [])
+            let unread = try #require(try await harness.queue.perform(.unread, on: .message(gmailID: first), account: harness.account.id).action)
+            #expect(unread.id > read.id)
+
+            _ = try await harness.queue.retry(.one(read.id), account: harness.account.id)
+            // Queue order is read, then unread: Gmail will end unread, so the local copy shows it already.
+            #expect(try await harness.localLabels()[first] == ["UNREAD"])
+            await harness.setFaults([])
+            let report = try await harness.sync()
+            #expect(report.pendingSent == 2)
+            #expect(await harness.serverLabels()[first] == ["UNREAD"])
+            #expect(try await harness.localLabels()[first] == ["UNREAD"])
+        }
+    }
+
+    @Test("offline: Gmail unreachable for many runs never abandons an action or rolls it back; one try per run; sent once back online")
+    func offline() async throws {
+        try await withQueueHarness(castMessages) { harness in
+            let before = await harness.serverLabels()
+            let offline = PendingActionSender(
+                store: harness.store,
+                gmail: GmailClient(
+                    configuration: .init(baseURL: URL(string: "http://127.0.0.1:1")!), transport: URLSessionTransport(),
+                    tokens: StaticTokenSource(token: "emu-static-token"), pacer: QuotaPacer.unlimited()),
+                clock: harness.clock.clock, random: FixedRandom(fraction: 0.5))
+            _ = try await harness.perform(.archive, on: "alice")
+            _ = try await harness.perform(.read, on: "bob")
+            let archived = try await harness.localLabels()
+            for _ in 1...7 {
+                let summary = try await offline.run(account: harness.account.id)
+                #expect(summary.failed == 1 && summary.waiting == 1 && summary.abandoned == 0)
+                harness.clock.advance(ms: 600_000)
+            }
+            let actions = try await harness.actions()
+            #expect(actions.map(\.status) == [.failed, .pending])  // the second was never tried
+            #expect(actions[0].attempts == 0 && actions[0].lastError?.contains("Could not reach Gmail") == true)
+            #expect(actions[0].mayHaveReachedGmail)
+            #expect(try await harness.localLabels() == archived)  // nothing rolled back
+            #expect(await harness.serverLabels() == before)
+
+            let report = try await harness.sync()
+            #expect(report.pendingSent == 2)
+            #expect(try await harness.actions().map(\.status) == [.completed, .completed])
+            #expect(await harness.serverLabels() == archived)
+        }
+    }
+
+    @Test("an action whose request always drops the connection waits longer and longer, so the actions behind it still go out")
+    func droppedConnectionDoesNotStarve() async throws {
+        try await withQueueHarness(aliceInbox(12) + [(rawMessage(13, from: "Bob <bob@example.net>"), ["INBOX", "UNREAD"])]) { harness in
+            await harness.setFaults([FaultRule(method: "messages.batchModify", probability: 1, kind: .drop)])
+            let archive = try #require(try await harness.perform(.archive, on: "alice").action)  // 12 ids: batchModify
+            let read = try #require(try await harness.perform(.read, on: "bob").action)  // 1 id: modify
+            #expect(archive.id < read.id)
+            var runs: [PendingActionSender.Summary] = []
+            for _ in 1...5 {
+                runs.append(try await harness.sender.run(account: harness.account.id))
+                harness.clock.advance(ms: 60_000)
+            }
+            // Ages 0, 60, 120, 180 s: the archive is due and breaks the run; waits 2, 30, 60, 90 s. At 240 s
+            // it is not due (180 + 90), so the read behind it is sent.
+            #expect(runs.map(\.sent) == [0, 0, 0, 0, 1])
+            #expect(runs.prefix(4).allSatisfy { $0.unreachable != nil && $0.waiting == 1 })
+            #expect(runs[4].unreachable == nil && runs[4].waiting == 1)
+            let actions = try await harness.actions()
+            #expect(actions.map(\.status) == [.failed, .completed])
+            #expect(actions[0].attempts == 0 && actions[0].mayHaveReachedGmail)
+        }
+    }
+
     @Test("archiving 2,500 messages sends three batchModify chunks of at most 1000 ids")
     func chunks() async throws {
         try await withQueueHarness(aliceInbox(2_500)) { harness in
@@ -189,6 +297,27 @@ func aliceInbox(_ count: Int) -> [(raw: [UInt8], labels: [String]?)] {
             let alice = try harness.store.conversations(in: harness.account.id, filter: .init(visibility: .all))
                 .first { $0.participants.map(\.address) == ["alice@example.com"] }
             #expect(alice?.isArchived == false)  // ids[1] is still in the inbox
+        }
+    }
+
+    @Test("conflict on the batchModify path: the remote change is held off while the action waits, then re-read after it completes")
+    func conflictBatch() async throws {
+        try await withQueueHarness(aliceInbox(12)) { harness in
+            let ids = await harness.ids()
+            await harness.setFaults([FaultRule(method: "messages.batchModify", probability: 1, kind: .unavailable)])
+            #expect(try await harness.perform(.archive, on: "alice").action?.targetIDs.count == 12)
+            _ = try await harness.emulator.mailbox.modify(ids[0], add: ["STARRED", "INBOX"], remove: [])  // elsewhere
+            _ = try await harness.sync()
+            #expect(try await harness.actions().first?.status == .failed)
+            #expect(try await harness.localLabels()[ids[0]] == [])  // still what the user did here
+
+            await harness.setFaults([])
+            harness.clock.advance(ms: 10_000)
+            let summary = try await harness.sender.run(account: harness.account.id)
+            #expect(summary.sent == 1 && summary.rechecked == 12)  // batchModify answers nothing: re-read
+            #expect(await harness.serverLabels()[ids[0]] == ["STARRED"])
+            #expect(try await harness.localLabels() == (await harness.serverLabels()))
+            #expect(try harness.store.labelRecheckCount(of: harness.account.id) == 0)
         }
     }
 

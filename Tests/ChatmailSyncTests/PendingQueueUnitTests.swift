@@ -39,6 +39,16 @@ func action(
         #expect(schedule.nextAttemptMs(afterAttempt: 2, nowMs: 1_000, random: FixedRandom(fraction: 0)) == 1_000 + 3_000)
     }
 
+    @Test("unreachable: the wait is half the time already waited, from 2 s up to the 10-minute cap, jittered")
+    func unreachable() {
+        let schedule = BackoffSchedule()
+        #expect(schedule.unreachableDelayMs(waitedMs: 0, unit: 0.5) == 2_000)
+        #expect(schedule.unreachableDelayMs(waitedMs: 60_000, unit: 0.5) == 30_000)
+        #expect(schedule.unreachableDelayMs(waitedMs: 60_000, unit: 0) == 22_500)
+        #expect(schedule.unreachableDelayMs(waitedMs: 86_400_000, unit: 1) == 600_000)
+        #expect(schedule.unreachableDelayMs(waitedMs: 0, unit: 0) == 2_000)  // never below the base
+    }
+
     @Test("a server's Retry-After lengthens the wait, but never past the cap")
     func retryAfter() {
         let schedule = BackoffSchedule()
@@ -69,12 +79,32 @@ func action(
 
     @Test("messages already sent, or being sent, are never cancelled: the new action sends them")
     func sentOrProcessing() {
+        // An action that has sent anything was tried: "b" may be in flight, so it is not cancelled either.
         let sent = Coalescing.plan(kind: .unread, gmailIDs: ["a", "b"], live: [action(1, .read, ["a", "b"], sent: ["a"])])
-        #expect(sent.newTargets == ["a"])
-        #expect(sent.cancelled == ["b"])
+        #expect(sent.newTargets == ["a", "b"])
+        #expect(sent.cancelled.isEmpty && sent.shrunk.isEmpty)
         let processing = Coalescing.plan(kind: .unread, gmailIDs: ["a"], live: [action(1, .read, ["a"], status: .processing)])
         #expect(processing.newTargets == ["a"])
         #expect(processing.cancelled.isEmpty)
+    }
+
+    @Test("an opposite action is never cancelled against one that was tried: Gmail may have applied it without a word")
+    func triedIsNeverCancelled() {
+        var failed = action(1, .read, ["a", "b"], status: .failed)
+        failed.attempts = 1
+        failed.lastError = "Gmail did not answer (timed out)."
+        var crashed = action(1, .read, ["a", "b"])  // `processing` returned to `pending` after a crash
+        crashed.attempts = 1
+        var retried = action(1, .read, ["a", "b"])  // `pending retry`: attempts reset, last error kept
+        retried.lastError = "Gave up after 5 attempts. Gmail had a server error (HTTP 503)."
+        for earlier in [failed, crashed, retried] {
+            #expect(earlier.mayHaveReachedGmail)
+            let plan = Coalescing.plan(kind: .unread, gmailIDs: ["a"], live: [earlier])
+            #expect(plan.newTargets == ["a"] && plan.cancelled.isEmpty && plan.shrunk.isEmpty)
+            // The same kind is still covered: resending it changes nothing.
+            #expect(Coalescing.plan(kind: .read, gmailIDs: ["a"], live: [earlier]).alreadyQueued == ["a"])
+        }
+        #expect(!action(1, .read, ["a"]).mayHaveReachedGmail)
     }
 
     @Test("only the latest live action on a message decides; finished actions are ignored")

@@ -47,13 +47,17 @@ struct Pending: AsyncParsableCommand {
             let sender = try PendingActionSender.forCommand(env, store: store)
             let summary = try await sender.run(account: account.id)
             try env.write(Self.describe(summary) + "\n")
+            // The actions wait safely, but "send now" did not happen: exit 1, with the network's reason.
+            if let unreachable = summary.unreachable { throw unreachable }
         }
 
         static func describe(_ summary: PendingActionSender.Summary) -> String {
             var parts = ["sent \(summary.sent)"]
             if summary.failed > 0 { parts.append("\(summary.failed) failed (retried later)") }
             if summary.abandoned > 0 { parts.append("\(summary.abandoned) abandoned (see `chatmail pending`)") }
-            if summary.waiting > 0 { parts.append("\(summary.waiting) not due yet") }
+            if summary.waiting > 0 {
+                parts.append("\(summary.waiting) " + (summary.unreachable == nil ? "not due yet" : "not tried (Gmail unreachable)"))
+            }
             if summary.rechecked > 0 { parts.append("labels of \(summary.rechecked) messages re-read from Gmail") }
             return "Actions: " + parts.joined(separator: ", ") + "."
         }
@@ -94,8 +98,13 @@ struct Pending: AsyncParsableCommand {
             }
             let ids = actions.map { "#\($0.id.rawValue)" }.joined(separator: ", ")
             // Restoring needs Gmail; offline (or logged out), the next sync does it: the ids are queued.
+            // Re-reading labels is part of a send run and needs the sync lock: a sync running meanwhile
+            // could apply a newer history change that this re-read, answered earlier, would overwrite.
+            // When a sync holds the lock, the ids stay queued for the next one.
             var restored = "Gmail's labels are restored on the next `chatmail sync`."
             do {
+                let lock = try SyncLock(home: env.home, account: account.id)
+                defer { withExtendedLifetime(lock) {} }
                 let sender = try PendingActionSender.forCommand(env, store: store)
                 let count = try await sender.recheckLabels(account: account.id)
                 if try store.labelRecheckCount(of: account.id) == 0 {

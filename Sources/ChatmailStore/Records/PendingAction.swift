@@ -106,6 +106,12 @@ public struct PendingAction: Sendable, Equatable, Identifiable {
 
     /// Whether the queue still owns the action: it will be (or is being) sent, and protects its messages.
     public var isLive: Bool { status.isLive }
+
+    /// Whether any send of the action was ever started, so that Gmail may have applied it to ids that are
+    /// not in ``sentIDs`` (an answer lost to a timeout or a dropped connection, or a crash before the
+    /// local commit). A claim counts an attempt, every failure leaves ``lastError``, and `pending retry`
+    /// resets the attempts but keeps ``lastError``: so an action never tried has neither.
+    public var mayHaveReachedGmail: Bool { attempts > 0 || lastError != nil || !sentIDs.isEmpty }
 }
 
 extension PendingActionStatus {

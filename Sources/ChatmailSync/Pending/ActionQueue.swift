@@ -91,22 +91,41 @@ public struct ActionQueue: Sendable {
     /// Puts failed or abandoned actions back in the queue, due now, with their attempts reset and every
     /// target to send again, and applies them locally again (an abandoned action's messages had been
     /// given Gmail's labels back).
+    ///
+    /// `last_error` is kept: it tells why the action failed before, and marks it as one that may have
+    /// reached Gmail (``PendingAction/mayHaveReachedGmail``), which an opposite action must not cancel.
+    ///
+    /// A requeued action keeps its id, so it keeps its place in the queue: live actions queued after it
+    /// on the same messages are sent after it, and win. Locally, they are applied again on top of it, so
+    /// the invariant holds (local labels = Gmail's with the live actions applied in queue order) and the
+    /// labels do not flip once the queue has been sent.
     /// - returns: the requeued actions.
     public func retry(_ selection: Selection, account: AccountID) async throws -> [PendingAction] {
         try await store.write { tx -> [PendingAction] in
             var actions = try Self.select(selection, tx: tx, account: account)
-            var touched = Set<ConversationID>()
+            guard let first = actions.map(\.id).min() else { return [] }
+            var requeued = Set<PendingActionID>()
+            var affected = Set<String>()
             for index in actions.indices {
                 actions[index].status = .pending
                 actions[index].attempts = 0
                 actions[index].nextAttemptAtMs = tx.nowMs
-                actions[index].lastError = nil
                 // Send every target again: Gmail's copy may have changed since, and resending is harmless.
                 actions[index].sentIDs = []
                 try tx.savePendingAction(actions[index])
+                requeued.insert(actions[index].id)
+                affected.formUnion(actions[index].targetIDs)
+            }
+            // Re-apply, in queue order from the first requeued action, the requeued actions and every live
+            // action after them, on the messages the requeued ones target. Label changes are absolute, so
+            // each label ends as the last action touching it in the queue leaves it.
+            var touched = Set<ConversationID>()
+            let live = try tx.pendingActions(in: account, statuses: [.pending, .processing, .failed])
+            for action in live.sorted(by: { $0.id < $1.id }) where action.id >= first {
+                let ids = requeued.contains(action.id) ? action.targetIDs : action.targetIDs.filter(affected.contains)
+                guard !ids.isEmpty else { continue }
                 touched.formUnion(try tx.modifyLabels(
-                    adding: actions[index].addLabels, removing: actions[index].removeLabels,
-                    onMessages: actions[index].targetIDs, in: account))
+                    adding: action.addLabels, removing: action.removeLabels, onMessages: ids, in: account))
             }
             try tx.recomputeRollups(for: touched)
             return actions

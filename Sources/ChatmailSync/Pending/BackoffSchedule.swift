@@ -35,6 +35,17 @@ public struct BackoffSchedule: Sendable, Equatable {
         return min(capMs, max(jittered, retryAfterMs))
     }
 
+    /// The wait after Gmail could not be reached, in ms. Such failures are not counted as attempts, so
+    /// the wait grows with how long the action has waited instead: about half of `waitedMs`, jittered,
+    /// from `base` up to `cap`. Offline, an action is then tried less and less often; and an action whose
+    /// request keeps failing that way (a connection dropped every time) is not due at every run, so it
+    /// cannot hold up, run after run, the actions queued behind it.
+    public func unreachableDelayMs(waitedMs: Int64, unit: Double) -> Int64 {
+        let nominal = Double(min(capMs, max(baseMs, max(waitedMs, 0) / 2)))
+        let factor = 1 - jitter + 2 * jitter * min(max(unit, 0), 1)
+        return min(capMs, max(baseMs, Int64((nominal * factor).rounded())))
+    }
+
     /// The time of the next attempt after a failure at `nowMs`.
     public func nextAttemptMs(afterAttempt attempt: Int, nowMs: Int64, random: any RandomSource, retryAfterMs: Int64? = nil) -> Int64 {
         nowMs + delayMs(afterAttempt: attempt, unit: random.unitInterval(), retryAfterMs: retryAfterMs)

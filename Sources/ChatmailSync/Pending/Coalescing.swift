@@ -4,11 +4,16 @@ import ChatmailStore
 ///
 /// For each message, only the LATEST live action on it matters (it decides what Gmail will end up with):
 /// - the same kind, not yet sent for this message: already queued, nothing more to send;
-/// - the opposite kind, not yet sent for this message: the two cancel out (read then unread → nothing
-///   left to send), and the message's labels are re-read from Gmail afterwards, because sync skipped
-///   remote changes to it while it was protected;
-/// - anything else (another kind, already sent, or being sent right now): the new action sends it, after
-///   the earlier ones, so Gmail sees the changes in the order the user made them.
+/// - the opposite kind, never tried (``PendingAction/mayHaveReachedGmail`` is false): the two cancel out
+///   (read then unread → nothing left to send), and the message's labels are re-read from Gmail
+///   afterwards, because sync skipped remote changes to it while it was protected;
+/// - anything else (another kind, already sent, being sent right now, or tried before): the new action
+///   sends it, after the earlier ones, so Gmail sees the changes in the order the user made them.
+///
+/// An action that was tried may have reached Gmail even though its id is not in `sentIDs`: a timeout or
+/// a dropped connection after Gmail applied the change, or a crash between Gmail's answer and the local
+/// commit. Cancelling against it could leave Gmail with the first change and drop the user's undo, so
+/// only an action that never left the machine is cancelled.
 public enum Coalescing {
     public struct Plan: Sendable, Equatable {
         /// Ids the new action still has to send, in the order given.
@@ -33,10 +38,11 @@ public enum Coalescing {
         for id in gmailIDs {
             guard let index = latest[id] else { plan.newTargets.append(id); continue }
             let earlier = ordered[index]
-            let cancellable = earlier.status != .processing && !earlier.sentIDs.contains(id)
-            if cancellable && earlier.kind == kind {
+            // Same kind: the earlier action sends (or resends) this message anyway, so nothing is lost.
+            let stillToSend = earlier.status != .processing && !earlier.sentIDs.contains(id)
+            if stillToSend && earlier.kind == kind {
                 plan.alreadyQueued.append(id)
-            } else if cancellable && earlier.kind == kind.opposite {
+            } else if stillToSend && !earlier.mayHaveReachedGmail && earlier.kind == kind.opposite {
                 plan.cancelled.append(id)
                 removed[index, default: []].insert(id)
             } else {

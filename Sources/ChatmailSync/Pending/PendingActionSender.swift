@@ -15,6 +15,13 @@ import GmailAPI
 ///    (``BackoffSchedule``), or abandoned (a permanent error, or the last allowed attempt);
 /// 4. the labels of completed, abandoned, dismissed and cancelled actions' messages are re-read.
 ///
+/// Attempts count Gmail's answers. When Gmail cannot be reached at all (offline, DNS, a dropped
+/// connection), the action waits as `failed` with the reason, the attempt is not counted, and the run
+/// stops sending: people act offline and expect the result to stick, so being offline for five syncs
+/// must not abandon their actions and roll them back. The wait then grows with the action's age
+/// (``BackoffSchedule/unreachableDelayMs(waitedMs:unit:)``), so one action whose request always breaks
+/// the connection cannot stop every run before the actions behind it.
+///
 /// Runs never sleep: an action that is not due waits for a later run. Callers hold the account's sync
 /// lock, so no two runs send at once.
 public struct PendingActionSender: PendingActionPusher {
@@ -59,6 +66,8 @@ public struct PendingActionSender: PendingActionPusher {
         public var waiting = 0
         /// Messages whose labels were re-read from Gmail.
         public var rechecked = 0
+        /// Why Gmail could not be reached, when it could not: the run stopped there.
+        public var unreachable: GmailAPIError?
     }
 
     public func pushDue(account: AccountID) async throws -> Int {
@@ -79,8 +88,9 @@ public struct PendingActionSender: PendingActionPusher {
         }
         var summary = Summary()
         var blocked = Set<String>()
+        var reachable = true
         for action in live {
-            if action.nextAttemptAtMs > clock() || action.targetIDs.contains(where: blocked.contains) {
+            if !reachable || action.nextAttemptAtMs > clock() || action.targetIDs.contains(where: blocked.contains) {
                 blocked.formUnion(action.targetIDs)
                 summary.waiting += 1
                 continue
@@ -91,14 +101,18 @@ public struct PendingActionSender: PendingActionPusher {
                 summary.failed += 1
                 blocked.formUnion(action.targetIDs)
             case .abandoned: summary.abandoned += 1
+            case .unreachable(let error):
+                summary.failed += 1
+                summary.unreachable = error
+                reachable = false  // every other send would wait for the same timeout
             case .skipped: break
             }
         }
-        summary.rechecked = try await recheckLabels(account: account)
+        if reachable { summary.rechecked = try await recheckLabels(account: account) }
         return summary
     }
 
-    enum SendResult { case completed, failed, abandoned, skipped }
+    enum SendResult: Equatable { case completed, failed, abandoned, unreachable(GmailAPIError), skipped }
 
     /// Claims, sends and records one action.
     func send(_ id: PendingActionID, account: AccountID) async throws -> SendResult {
@@ -126,6 +140,17 @@ public struct PendingActionSender: PendingActionPusher {
                 action.attempts -= 1
                 try await store.write { [action] tx in try tx.savePendingAction(action) }
                 throw error
+            case .unreachable:
+                // Gmail never answered: not counted against the action. It keeps the reason, which also
+                // marks it as possibly applied (a request may have gone out before the connection broke).
+                action.attempts -= 1
+                action.status = .failed
+                action.lastError = Self.describe(error)
+                let now = clock()
+                action.nextAttemptAtMs = now + schedule.unreachableDelayMs(
+                    waitedMs: now - action.createdAtMs, unit: random.unitInterval())
+                try await finish(action, delivery, account: account)
+                return .unreachable(error)
             case .retryLater(let retryAfterMs) where action.attempts < schedule.maxAttempts:
                 action.status = .failed
                 action.lastError = Self.describe(error)
@@ -233,6 +258,8 @@ public struct PendingActionSender: PendingActionPusher {
     enum Disposition: Equatable {
         /// Transient: try again after the backoff (or the server's hint, if longer).
         case retryLater(retryAfterMs: Int64?)
+        /// Gmail could not be reached: try again later, without counting the attempt.
+        case unreachable
         /// Permanent for this action: give up now, with the reason.
         case abandon
         /// The login is broken: nothing can be sent; stop the run without blaming the action.
@@ -243,8 +270,10 @@ public struct PendingActionSender: PendingActionPusher {
         switch error {
         case .rateLimited(let retryAfter):
             .retryLater(retryAfterMs: retryAfter.map { Int64($0.components.seconds) * 1000 })
-        case .server, .transport, .dailyLimitExceeded, .decoding:
+        case .server, .dailyLimitExceeded, .decoding:
             .retryLater(retryAfterMs: nil)
+        case .transport:
+            .unreachable
         case .batchPartsFailed(_, let first):
             disposition(of: first)
         case .unauthorized, .credentialsRevoked, .oauthRejected, .scopeNotGranted, .authorizationDenied, .stateMismatch,
