@@ -228,3 +228,41 @@ import Testing
         #expect(colours.count >= 8 && !colours.contains(Palette.Style.accent.parameters))
     }
 }
+
+@Suite struct WrapperEquivalenceTests {
+    /// The ASCII fast path must wrap exactly as the general path does, so the two are compared on
+    /// random text by forcing the general path (a non-ASCII character that is one column wide, then
+    /// replaced back).
+    @Test("the ASCII fast path wraps exactly like the general path", arguments: [1, 5, 12, 30, 71])
+    func asciiMatchesGeneral(width: Int) {
+        var generator = SystemRandomNumberGenerator()
+        let words = ["a", "to", "the", "mail", "chatmail", "https://example.com/a/long/path?q=1", "", "  ", "supercalifragilistic"]
+        for _ in 0..<200 {
+            let line = (0..<Int.random(in: 0...25, using: &generator)).map { _ in words.randomElement(using: &generator)! }.joined(separator: " ")
+            var fast: [String] = []
+            TextWrapper.wrapLine(line, width: width, into: &fast)
+            // "é" (U+00E9) is one column and never a break point, so the general path wraps the same way.
+            var general: [String] = []
+            TextWrapper.wrapLine(line.replacingOccurrences(of: "a", with: "é"), width: width, into: &general)
+            #expect(fast.map { $0.replacingOccurrences(of: "a", with: "é") } == general, "\(line.debugDescription)")
+        }
+    }
+
+    @Test("day numbers agree with the calendar across a DST change")
+    func dayNumbers() throws {
+        let paris = TimeFormatting(timeZone: try #require(TimeZone(identifier: "Europe/Paris")), nowMs: 0)
+        // 2025-03-29 … 2025-04-01 in steps of 17 minutes: spans the spring-forward night.
+        let start: Int64 = 1_743_206_400_000
+        var previous: Int64?
+        for step in 0..<(4 * 24 * 60 / 17) {
+            let ms = start + Int64(step) * 17 * 60_000
+            if let previous {
+                #expect((paris.dayNumber(previous) == paris.dayNumber(ms)) == paris.isSameDay(previous, ms))
+            }
+            previous = ms
+        }
+        // Before 1970 the division rounds down, not towards zero; Paris is an hour ahead of UTC then.
+        let utc = TimeFormatting(timeZone: TimeZone(secondsFromGMT: 0)!, nowMs: 0)
+        #expect(utc.dayNumber(-1) == -1 && utc.dayNumber(0) == 0 && paris.dayNumber(-3_600_001) == -1 && paris.dayNumber(-3_600_000) == 0)
+    }
+}

@@ -56,6 +56,14 @@ public struct TimeFormatting: Sendable {
         return "\(Self.weekdays[(parts.weekday ?? 1) - 1]) \(parts.day ?? 1) \(Self.months[(parts.month ?? 1) - 1]) \(parts.year ?? 0)"
     }
 
+    /// The local calendar day of `ms` as a number (days since 1970 in the configured time zone): equal
+    /// numbers mean the same day. Cheaper than a `Calendar` comparison, which showed in long transcripts.
+    public func dayNumber(_ ms: Int64) -> Int {
+        let offsetMs = Int64(timeZone.secondsFromGMT(for: Self.date(ms))) * 1000
+        let local = ms + offsetMs
+        return Int(local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000)
+    }
+
     /// Whether two times fall on the same calendar day in the configured time zone.
     public func isSameDay(_ a: Int64, _ b: Int64) -> Bool {
         calendar.isDate(Self.date(a), inSameDayAs: Self.date(b))

@@ -25,6 +25,10 @@ public enum TextWrapper {
             lines.append(line)
             return
         }
+        if line.utf8.allSatisfy({ $0 < 0x80 }) {
+            wrapASCII(Array(line.utf8), width: width, into: &lines)
+            return
+        }
         var current = "", currentWidth = 0
         for wordBytes in line.utf8.split(separator: 0x20, omittingEmptySubsequences: true) {
             for (index, segment) in segments(of: Substring(wordBytes)).enumerated() {
@@ -54,6 +58,38 @@ public enum TextWrapper {
             }
         }
         if !current.isEmpty || lines.isEmpty { lines.append(current) }
+    }
+
+    /// The same greedy algorithm on ASCII bytes, where one byte is one column (controls are gone by
+    /// now): no grapheme breaking and no string per word, which is most of the wrapping work in mail.
+    static func wrapASCII(_ bytes: [UInt8], width: Int, into lines: inout [String]) {
+        var current: [UInt8] = []
+        current.reserveCapacity(width)
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            while index < count && bytes[index] == 0x20 { index += 1 }  // runs of spaces collapse
+            guard index < count else { break }
+            var end = index
+            while end < count && bytes[end] != 0x20 { end += 1 }
+            var word = bytes[index..<end]
+            index = end
+            if !current.isEmpty && current.count + 1 + word.count <= width {
+                current.append(0x20)
+                current.append(contentsOf: word)
+                continue
+            }
+            if !current.isEmpty {
+                lines.append(String(decoding: current, as: UTF8.self))
+                current.removeAll(keepingCapacity: true)
+            }
+            while word.count > width {  // a word wider than the line is cut
+                lines.append(String(decoding: word.prefix(width), as: UTF8.self))
+                word = word.dropFirst(width)
+            }
+            current.append(contentsOf: word)
+        }
+        if !current.isEmpty || lines.isEmpty { lines.append(String(decoding: current, as: UTF8.self)) }
     }
 
     /// A space-free word cut where a line may break inside it: before and after each CJK character,

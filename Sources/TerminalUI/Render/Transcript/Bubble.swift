@@ -20,8 +20,8 @@ struct BubbleLine: Sendable, Equatable {
 /// ╰───────────────────╯
 /// ```
 ///
-/// Invariant: every line returned is exactly ``outerWidth(contentWidth:tag:)`` columns wide before the
-/// indent, and never wider than `lineWidth` in total.
+/// Invariant: every line drawn is exactly the content width plus ``frameWidth`` columns wide before
+/// the indent, and never wider than `lineWidth` in total.
 struct Bubble {
     var glyphs: Glyphs
     var palette: Palette
@@ -35,15 +35,16 @@ struct Bubble {
         return max(widest, tag.map { DisplayWidth.of($0) + 2 } ?? 0, 1)
     }
 
+    /// Appends the bubble's lines, each ending in a newline, to `output`. Appending to one buffer
+    /// avoids building a string per line, which mattered for 2,000-message transcripts.
     func draw(
-        _ lines: [BubbleLine], tag: String?, border: Palette.Style, alignRight: Bool, lineWidth: Int
-    ) -> [String] {
+        _ lines: [BubbleLine], tag: String?, border: Palette.Style, alignRight: Bool, lineWidth: Int,
+        into output: inout String
+    ) {
         let content = Self.contentWidth(of: lines, tag: tag)
         let outer = content + Self.frameWidth
         let indent = alignRight ? String(repeating: " ", count: max(0, lineWidth - outer)) : ""
         let vertical = palette.paint(glyphs.vertical, border)
-        var drawn: [String] = []
-        drawn.reserveCapacity(lines.count + 2)
 
         // Top border, with the tag set into it: "╭─ tag ───╮".
         var top = glyphs.topLeft + glyphs.horizontal
@@ -53,16 +54,24 @@ struct Bubble {
             used += DisplayWidth.of(tag) + 2
         }
         top += String(repeating: glyphs.horizontal, count: max(0, content + 2 - used)) + glyphs.topRight
-        drawn.append(indent + palette.paint(top, border))
+        output += indent
+        output += palette.paint(top, border)
+        output += "\n"
 
         for line in lines {
-            let text = line.style.map { palette.paint(line.text, $0) } ?? line.text
-            let padding = String(repeating: " ", count: max(0, content - line.width))
-            drawn.append(indent + vertical + " " + text + padding + " " + vertical)
+            output += indent
+            output += vertical
+            output += " "
+            if let style = line.style { output += palette.paint(line.text, style) } else { output += line.text }
+            for _ in 0..<max(0, content - line.width) { output += " " }
+            output += " "
+            output += vertical
+            output += "\n"
         }
 
-        let bottom = glyphs.bottomLeft + String(repeating: glyphs.horizontal, count: content + 2) + glyphs.bottomRight
-        drawn.append(indent + palette.paint(bottom, border))
-        return drawn
+        output += indent
+        output += palette.paint(
+            glyphs.bottomLeft + String(repeating: glyphs.horizontal, count: content + 2) + glyphs.bottomRight, border)
+        output += "\n"
     }
 }

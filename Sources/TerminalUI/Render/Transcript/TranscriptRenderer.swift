@@ -31,43 +31,51 @@ public struct TranscriptRenderer: Sendable {
     var bubbleWidth: Int { min(width, max(14, width * 7 / 10)) }
 
     public func render(_ transcript: Transcript) -> String {
-        var lines = heading(transcript)
-        lines.reserveCapacity(transcript.messages.count * 6)
+        var output = ""
+        output.reserveCapacity(transcript.messages.count * 512)
+        func line(_ text: String) {
+            output += text
+            output += "\n"
+        }
+        heading(transcript).forEach(line)
         let content = BubbleContent(maxWidth: bubbleWidth - Bubble.frameWidth, glyphs: glyphs, showFullText: showFullText)
         let bubble = Bubble(glyphs: glyphs, palette: palette)
         let firstUnread = transcript.messages.firstIndex { $0.isUnread && !$0.isFromMe }
         var previous: TranscriptMessage?
         var previousTopic: String?
+        var previousDay: Int?
         for (index, message) in transcript.messages.enumerated() {
-            let newDay = previous.map { !time.isSameDay($0.internalDateMs, message.internalDateMs) } ?? true
+            let day = time.dayNumber(message.internalDateMs)
+            let newDay = day != previousDay
+            previousDay = day
             if newDay {
-                lines.append("")
-                lines.append(palette.paint(centered(time.dayHeading(message.internalDateMs)), .dim))
+                line("")
+                line(palette.paint(centered(time.dayHeading(message.internalDateMs)), .dim))
             }
             if index == firstUnread {
                 let count = transcript.messages[index...].count { $0.isUnread && !$0.isFromMe }
-                lines.append("")
-                lines.append(palette.paint(centered("\(count) unread"), .badge))
+                line("")
+                line(palette.paint(centered("\(count) unread"), .badge))
             }
             let startsRun = newDay || index == firstUnread || previous.map {
                 $0.from.normalizedAddress != message.from.normalizedAddress || $0.isFromMe != message.isFromMe
                     || message.internalDateMs - $0.internalDateMs > Self.runBreakMs
             } ?? true
             if startsRun {
-                lines.append("")
-                lines.append(header(for: message))
+                line("")
+                line(header(for: message))
             }
             let topic = BubbleContent.topic(of: message.subject)
             let showSubject = topic != previousTopic
             previousTopic = topic
-            lines += bubble.draw(
+            bubble.draw(
                 content.lines(for: message, showSubject: showSubject),
                 tag: message.isNewsletter ? "newsletter" : nil,
                 border: message.isFromMe ? .accent : .person(message.from.normalizedAddress),
-                alignRight: message.isFromMe, lineWidth: width)
+                alignRight: message.isFromMe, lineWidth: width, into: &output)
             previous = message
         }
-        return lines.joined(separator: "\n") + "\n"
+        return output
     }
 
     /// The title, who is in the conversation, and how many older messages are not shown.
