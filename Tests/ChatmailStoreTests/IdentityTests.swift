@@ -102,6 +102,11 @@ import Testing
         #expect(ConversationTitle.make(for: [bob, carol, alice]) == "Alice, Bob, Carol")
         let surnameFirst = EmailAddress(address: "d@example.com", name: "Prince, Diana")
         #expect(ConversationTitle.make(for: [surnameFirst, EmailAddress(address: "eve@example.com")]) == "Diana, eve")
+        // A comma inside a list's long description is not "Last, First".
+        let list = EmailAddress(address: "ubuntu-users@lists.ubuntu.com", name: "Ubuntu user technical support, not for general discussions")
+        #expect(ConversationTitle.make(for: [list, EmailAddress(address: "c@example.org", name: "Chris Patti")]) == "Chris, Ubuntu")
+        #expect(ConversationTitle.firstName(of: EmailAddress(address: "d@x.org", name: "van der Berg, Anna Maria")) == "Anna")
+        #expect(ConversationTitle.firstName(of: EmailAddress(address: "d@x.org", name: "Berg, Anna Maria")) == "Anna")
     }
 
     @Test("a long group lists four names and counts the rest")

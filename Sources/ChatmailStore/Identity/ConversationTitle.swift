@@ -37,10 +37,14 @@ public enum ConversationTitle {
     /// or the local part of the address when there is no usable name.
     static func firstName(of person: EmailAddress) -> String {
         if let name = usableName(person.name) {
-            if let comma = name.firstIndex(of: ",") {
-                // "Last, First" as written by Outlook and many directories.
-                let afterComma = Substring(name[name.index(after: comma)...]).trimmingWhitespace()
-                if let word = afterComma.split(separator: " ").first { return String(word) }
+            if let comma = name.firstIndex(of: ","), name.filter({ $0 == "," }).count == 1 {
+                // "Last, First" as written by Outlook and many directories, when both sides are short
+                // like names. "Ubuntu user technical support, not for general discussions" is not one.
+                let beforeComma = name[..<comma].split(separator: " ")
+                let afterComma = Substring(name[name.index(after: comma)...]).trimmingWhitespace().split(separator: " ")
+                if (1...3).contains(beforeComma.count), (1...3).contains(afterComma.count), let word = afterComma.first {
+                    return String(word)
+                }
             }
             if let word = name.split(separator: " ").first { return String(word) }
         }
