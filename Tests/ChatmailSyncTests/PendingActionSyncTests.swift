@@ -25,11 +25,7 @@ struct QueueHarness {
     let path: URL
     let clock: TestClock
 
-    var client: GmailClient {
-        GmailClient(
-            configuration: .init(baseURL: URL(string: emulator.baseURL)!), transport: URLSessionTransport(),
-            tokens: StaticTokenSource(token: "emu-static-token"), pacer: QuotaPacer.unlimited())
-    }
+    var client: GmailClient { emulatorClient(emulator) }
 
     var sender: PendingActionSender {
         PendingActionSender(store: store, gmail: client, clock: clock.clock, random: FixedRandom(fraction: 0.5))

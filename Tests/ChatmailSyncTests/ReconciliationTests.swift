@@ -8,13 +8,6 @@ import Testing
 /// Gmail's history occasionally misses a label change. The periodic reconciliation re-reads recent
 /// messages' labels, so such drift heals within the hour instead of lasting for ever.
 @Suite struct ReconciliationTests {
-    func engine(_ emulator: RunningEmulator, _ store: ChatmailStore, reconcileEveryMs: Int64) -> SyncEngine {
-        let client = GmailClient(
-            configuration: .init(baseURL: URL(string: emulator.baseURL)!), transport: URLSessionTransport(),
-            tokens: StaticTokenSource(token: "emu-static-token"), pacer: QuotaPacer.unlimited())
-        return SyncEngine(store: store, gmail: client, chunkSize: 7, reconcileEveryMs: reconcileEveryMs)
-    }
-
     @Test("drift that history never reported is caught by reconciliation, and only when it is due")
     func driftHeals() async throws {
         let seeded: [([UInt8], [String]?)] = [
@@ -22,7 +15,7 @@ import Testing
             (rawMessage(2, from: "Bob <bob@example.com>"), ["INBOX"]),
         ]
         try await withSyncSetup(mailbox: .messages(seeded)) { emulator, store, account, _ in
-            _ = try await engine(emulator, store, reconcileEveryMs: .max).run(account: account)
+            _ = try await makeEngine(emulator, store, reconcileEveryMs: .max).run(account: account)
             let remote = await emulator.mailbox.list(matching: { _ in true }, after: nil, limit: 10).page
             let alice = try #require(remote.first { String(decoding: $0.raw, as: UTF8.self).contains("<m1@") }).id
             let bob = try #require(remote.first { String(decoding: $0.raw, as: UTF8.self).contains("<m2@") }).id
@@ -37,12 +30,12 @@ import Testing
                 try await store.write { tx in try tx.labelIDs(ofMessages: [alice, bob], in: account.id) }.mapValues(Set.init)
             }
             // An incremental sync alone cannot see it: history is empty.
-            let blind = try await engine(emulator, store, reconcileEveryMs: .max).run(account: account)
+            let blind = try await makeEngine(emulator, store, reconcileEveryMs: .max).run(account: account)
             #expect(blind.labelChanges == 0)
             #expect(try await localLabels()[alice]?.contains("UNREAD") == true)
 
             // Reconciliation, once due, brings both messages back in line with Gmail.
-            let healing = engine(emulator, store, reconcileEveryMs: 0)
+            let healing = makeEngine(emulator, store, reconcileEveryMs: 0)
             let healed = try await healing.run(account: account)
             #expect(healed.labelChanges == 2)
             let labels = try await localLabels()

@@ -33,12 +33,16 @@ func withSyncSetup(
     await emulator.shutdown()
 }
 
-/// A fresh engine (and tracker) per run, so each run's changed conversations can be asserted.
-func makeEngine(_ emulator: RunningEmulator, _ store: ChatmailStore) -> SyncEngine {
-    let client = GmailClient(
+/// A Gmail client for the in-process emulator: real sockets, the emulator's static token, no pacing.
+func emulatorClient(_ emulator: RunningEmulator) -> GmailClient {
+    GmailClient(
         configuration: .init(baseURL: URL(string: emulator.baseURL)!), transport: URLSessionTransport(),
         tokens: StaticTokenSource(token: "emu-static-token"), pacer: QuotaPacer.unlimited())
-    return SyncEngine(store: store, gmail: client, chunkSize: 7, reconcileEveryMs: .max)
+}
+
+/// A fresh engine (and tracker) per run, so each run's changed conversations can be asserted.
+func makeEngine(_ emulator: RunningEmulator, _ store: ChatmailStore, reconcileEveryMs: Int64 = .max) -> SyncEngine {
+    SyncEngine(store: store, gmail: emulatorClient(emulator), chunkSize: 7, reconcileEveryMs: reconcileEveryMs)
 }
 
 func rawMessage(_ id: Int, from: String, to: String = "me@example.org", cc: String? = nil, subject: String = "Hello", body: String = "Hi there") -> [UInt8] {
