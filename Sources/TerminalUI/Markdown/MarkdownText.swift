@@ -1,4 +1,3 @@
-import TextSafety
 
 /// Turns email text into CommonMark that renders as exactly that text.
 ///
@@ -19,7 +18,7 @@ import TextSafety
 ///   starting an indented code block;
 /// - `http://` and `https://` URLs become autolinks (`<https://…>`), so real links stay clickable.
 ///
-/// Lines also go through the shared `UnsafeScalars` policy, so a file that is `cat` to a terminal is
+/// Lines also go through ``TerminalSafeText``, the one terminal-safety function, so a file that is `cat` to a terminal is
 /// as safe as chatmail's own output.
 public enum MarkdownText {
     /// The text as paragraphs: lines of one paragraph end in a backslash hard break (email line breaks
@@ -37,7 +36,7 @@ public enum MarkdownText {
             }
             paragraph.removeAll()
         }
-        for rawLine in UnsafeScalars.neutralize(text).split(separator: "\n", omittingEmptySubsequences: false) {
+        for rawLine in TerminalSafeText.sanitize(text).split(separator: "\n", omittingEmptySubsequences: false) {
             let trimmed = rawLine.trimmingTrailingWhitespace()
             if trimmed.allSatisfy({ $0 == " " || $0 == "\t" }) {
                 endParagraph()
@@ -57,10 +56,10 @@ public enum MarkdownText {
     ///   - headingContent: also escape every `#`, so a trailing `#` is not taken for the closing sequence
     ///     of an ATX heading.
     public static func escapeLine(_ line: Substring, atLineStart: Bool = true, headingContent: Bool = false) -> String {
-        escapeNeutralized(Array(UnsafeScalars.neutralize(String(line)).unicodeScalars), atLineStart: atLineStart, headingContent: headingContent)
+        escapeNeutralized(Array(TerminalSafeText.sanitize(String(line)).unicodeScalars), atLineStart: atLineStart, headingContent: headingContent)
     }
 
-    /// ``escapeLine(_:atLineStart:headingContent:)`` for scalars that already went through `UnsafeScalars`.
+    /// ``escapeLine(_:atLineStart:headingContent:)`` for scalars that already went through ``TerminalSafeText``.
     ///
     /// Works on Unicode scalars, as CommonMark itself does: an escape applies to one code point, whatever
     /// combining marks follow it.
