@@ -1,4 +1,3 @@
-
 /// Turns email text into CommonMark that renders as exactly that text.
 ///
 /// Email is hostile input: a body can hold `<script>`, `# heading`, `---`, `| table |`,
