@@ -140,6 +140,22 @@ import Testing
         }
     }
 
+    @Test("newest first across conversations whose dates interleave, for any limit")
+    func newestAcrossConversations() async throws {
+        try await withTemporaryStore { store, _ throws in
+            // 30 messages with "memo" in three chats, dated in an order unrelated to chat or storage, and 5 without.
+            let people = [alice, bob, carol]
+            let dates = (0..<30).map { Int64(($0 * 7919) % 30) * 1_000 }
+            var messages = (0..<30).map { message("m\($0)", from: people[$0 % 3], at: dates[$0], text: "memo \($0)") }
+            messages += (0..<5).map { message("x\($0)", from: alice, at: 100_000 + Int64($0), text: "other") }
+            let (account, _) = try store.seed(messages)
+            let byDate = (0..<30).sorted { dates[$0] > dates[$1] }.map { "m\($0)" }
+            for limit in [1, 5, 13, 29, 30, 100] {
+                #expect(try store.search(try SearchQuery("memo"), in: account, limit: limit).map(\.gmailID) == Array(byDate.prefix(limit)), "limit \(limit)")
+            }
+        }
+    }
+
     @Test("a query FTS5 rejects is a SearchError with FTS5's reason, not an SQLite error")
     func badQuery() async throws {
         try await withTemporaryStore { store, _ throws in

@@ -115,6 +115,7 @@ extension ChatmailStore {
             throw SearchError.badQuery(reason)
         }
     }
+
     /// The message columns and the marked subject and snippet of the hits `ids`, in any order.
     ///
     /// Each `highlight()`/`snippet()` needs FTS5 positioned on its row. A probe per hit (`rowid = ?`) seeks
@@ -260,26 +261,32 @@ extension ChatmailStore {
             arguments: ["account": account, "conversation": conversation])
         let messages = try db.cachedStatement(
             sql: "SELECT id, internal_date_ms FROM message WHERE conversation_id = ? ORDER BY internal_date_ms DESC, id DESC")
-        // The newest matches so far, newest first, at most `limit`.
+        // Matches found so far, unordered; sorted and cut to `limit` whenever they reach `limit` for the first
+        // time or twice that (so a huge --limit costs n log n, not an insertion per match). `cutoff` is the
+        // `limit`-th newest (date, id) at the last cut: nothing older can be among the results.
         var found: [(match: RankedMatch, date: Int64)] = []
-        func isOlderThanFound(_ date: Int64, _ id: Int64) -> Bool {
-            guard found.count == limit, let last = found.last else { return false }
-            return (date, id) < (last.date, last.match.id.rawValue)
+        var cutoff: (date: Int64, id: Int64)?
+        func cut() {
+            found.sort { ($0.date, $0.match.id.rawValue) > ($1.date, $1.match.id.rawValue) }
+            if found.count >= limit {
+                found.removeLast(found.count - limit)
+                cutoff = (found[limit - 1].date, found[limit - 1].match.id.rawValue)
+            }
         }
         while let row = try conversations.next() {
             let conversationID: ConversationID = row["id"]
             let lastMs: Int64 = row["last_message_at_ms"]
-            if found.count == limit, let last = found.last, lastMs < last.date { break }
+            if let cutoff, lastMs < cutoff.date { break }  // every later conversation is older still
             let cursor = try Row.fetchCursor(messages, arguments: [conversationID])
             while let message = try cursor.next() {
                 let id: Int64 = message["id"], date: Int64 = message["internal_date_ms"]
-                if isOlderThanFound(date, id) { break }  // the rest of this conversation is older still
+                if let cutoff, (date, id) < cutoff { break }  // the rest of this conversation is older still
                 guard !hiddenIDs.contains(id), matching.containsSorted(id) else { continue }
-                let place = found.firstIndex { (date, id) > ($0.date, $0.match.id.rawValue) } ?? found.endIndex
-                found.insert((RankedMatch(id: MessageID(rawValue: id), conversation: conversationID, score: 0), date), at: place)
-                if found.count > limit { found.removeLast() }
+                found.append((RankedMatch(id: MessageID(rawValue: id), conversation: conversationID, score: 0), date))
+                if (cutoff == nil && found.count == limit) || found.count >= 2 * limit { cut() }
             }
         }
+        cut()
         return found.map(\.match)
     }
 }
