@@ -224,27 +224,39 @@ extension ChatmailStore {
     static func newestMatchesWhenUninformative(
         _ query: SearchQuery, account: AccountID, conversation: ConversationID?, limit: Int, db: Database
     ) throws -> [RankedMatch]? {
-        guard let phrases = query.phrases else { return nil }
-        // bm25's N is the number of indexed rows: one docsize row each.
-        let indexed = try Int.fetchOne(db, sql: "SELECT count(*) FROM message_fts_docsize") ?? 0
-        // IDF ≤ 0 ⇔ N − n + ½ ≤ n + ½ ⇔ n ≥ N / 2; counting stops there.
-        guard indexed > 0 else { return nil }
-        let half = (indexed + 1) / 2
-        // With several phrases each must be broad; the matches of all of them together may be fewer. With
-        // one, the matches themselves are the count.
-        if phrases.count > 1 {
-            let counter = try db.cachedStatement(
-                sql: "SELECT count(*) FROM (SELECT 1 FROM message_fts WHERE message_fts MATCH ? LIMIT ?)")
-            for phrase in phrases where (try Int.fetchOne(counter, arguments: [phrase, half]) ?? 0) < half {
-                return nil
-            }
+        guard let phrases = query.phrases, let first = phrases.first else { return nil }
+        // IDF ≤ 0 ⇔ N − n + ½ ≤ n + ½ ⇔ N ≤ 2n, where N is the number of indexed rows (one docsize row each).
+        // Counting at most 2n + 1 of those rows settles it, which is cheap exactly when n is small.
+        let docsize = try db.cachedStatement(sql: "SELECT count(*) FROM (SELECT 1 FROM message_fts_docsize LIMIT ?)")
+        // N when N ≤ 2n (all rows were counted), else nil.
+        func broadIndexedCount(_ n: Int) throws -> Int? {
+            guard n > 0 else { return nil }
+            let indexed = try Int.fetchOne(docsize, arguments: [2 * n + 1]) ?? 0
+            return indexed <= 2 * n ? indexed : nil
         }
         // Ascending (FTS5's own order), so membership is a binary search.
-        var matching: [Int64] = []
-        let ids = try Int64.fetchCursor(
-            db, sql: "SELECT rowid FROM message_fts WHERE message_fts MATCH ? ORDER BY rowid", arguments: [query.expression])
-        while let id = try ids.next() { matching.append(id) }
-        if phrases.count == 1 && matching.count < half { return nil }
+        func allMatches() throws -> [Int64] {
+            try Array(Int64.fetchCursor(
+                db, sql: "SELECT rowid FROM message_fts WHERE message_fts MATCH ? ORDER BY rowid", arguments: [query.expression]))
+        }
+        let matching: [Int64]
+        if phrases.count == 1 {
+            // The matches are the count.
+            matching = try allMatches()
+            guard try broadIndexedCount(matching.count) != nil else { return nil }
+        } else {
+            // The first phrase is counted in full; only when it is broad do the others need N, and are
+            // counted up to N/2.
+            let count = try db.cachedStatement(sql: "SELECT count(*) FROM message_fts WHERE message_fts MATCH ?")
+            guard let indexed = try broadIndexedCount(Int.fetchOne(count, arguments: [first]) ?? 0) else { return nil }
+            let half = (indexed + 1) / 2
+            let counter = try db.cachedStatement(
+                sql: "SELECT count(*) FROM (SELECT 1 FROM message_fts WHERE message_fts MATCH ? LIMIT ?)")
+            for phrase in phrases.dropFirst() where (try Int.fetchOne(counter, arguments: [phrase, half]) ?? 0) < half {
+                return nil
+            }
+            matching = try allMatches()
+        }
         var hiddenIDs = Set<Int64>()
         let hidden = try Int64.fetchCursor(
             db,
