@@ -115,11 +115,13 @@ struct SearchBenchmark: ParsableCommand {
         }
         // The machine is shared: wall time moves with other work, so the CPU time the process used (user +
         // system, from wait4) is reported beside it.
-        print("whole-process time, \(runs) runs each, default --limit 20, output to a file; wall median / min / max, CPU median:")
+        // The minimum CPU time is the least disturbed figure of all, so it is printed too.
+        print("whole-process time, \(runs) runs each, default --limit 20, output to a file; wall median / min / max, CPU median / min:")
         for (label, arguments) in cases {
             let samples = try CPUTimer.time(chatmail, arguments: arguments, environment: store.environment, runs: runs)
             let wall = samples.map(\.wall).sorted(), cpu = samples.map(\.cpu).sorted()
-            print("  \(label): \(ms(wall[wall.count / 2])) / \(ms(wall.first!)) / \(ms(wall.last!)) ms wall, \(ms(cpu[cpu.count / 2])) ms CPU")
+            print("  \(label): \(ms(wall[wall.count / 2])) / \(ms(wall.first!)) / \(ms(wall.last!)) ms wall, "
+                + "\(ms(cpu[cpu.count / 2])) / \(ms(cpu.first!)) ms CPU")
         }
     }
 

@@ -32,6 +32,10 @@ import Testing
                 message("often", from: bob, at: 2_000, text: "garden garden garden: the garden is lovely"),
                 message("subject", from: carol, at: 3_000, text: "see the plans attached", subject: "Garden plans"),
                 message("none", from: carol, at: 4_000, text: "nothing about it"),
+                // "garden" must be in fewer than half of the messages, or bm25 weighs it zero (see `broadWords`).
+                message("other1", from: alice, at: 5_000, text: "lunch on friday"),
+                message("other2", from: bob, at: 6_000, text: "the train was late"),
+                message("other3", from: carol, at: 7_000, text: "see you soon"),
             ])
             let hits = try store.search(try SearchQuery("garden"), in: account)
             #expect(hits.map(\.gmailID) == ["often", "subject", "once"])
@@ -85,11 +89,70 @@ import Testing
             messages += (0..<10).map { message("v\($0)", from: bob, at: Int64(100 + $0), text: "a zebra among many other words here \($0)") }
             // 40 equal matches that differ only in date.
             messages += (0..<40).map { message("e\($0)", from: carol, at: Int64(1_000 + $0), text: "okapi") }
+            // Neither word in half of the messages, so bm25 ranks (see `broadWords`).
+            messages += (0..<10).map { message("f\($0)", from: alice, at: Int64(2_000 + $0), text: "filler") }
             let (account, _) = try store.seed(messages)
             let visible = try store.search(try SearchQuery("zebra"), in: account, limit: 2)
             #expect(visible.count == 2 && visible.allSatisfy { $0.gmailID.hasPrefix("v") })
-            #expect(try store.search(try SearchQuery("okapi"), in: account, limit: 3).map(\.gmailID) == ["e39", "e38", "e37"])
-            #expect(try store.search(try SearchQuery("okapi"), in: account, limit: 100).count == 40)
+            let newest = try store.search(try SearchQuery("okapi"), in: account, limit: 3)
+            #expect(newest.map(\.gmailID) == ["e39", "e38", "e37"])
+            let all = try store.search(try SearchQuery("okapi"), in: account, limit: 100)
+            #expect(all.count == 40)
+            // Three neighbours are marked in one pass over their id range, all 40 by a probe each: the same marks.
+            let marked = [MarkedText.Segment(text: "okapi", isMatch: true)]
+            #expect(newest.allSatisfy { $0.snippet.segments == marked } && all.allSatisfy { $0.snippet.segments == marked })
+        }
+    }
+
+    @Test("when every word is in half of the messages or more, bm25 weighs them zero: newest first by date, score 0")
+    func broadWords() async throws {
+        try await withTemporaryStore { store, _ throws in
+            // Stored in an order unlike their dates, as a first sync stores the newest first.
+            let (account, upserts) = try store.seed([
+                message("new", from: alice, at: 9_000, text: "invoice attached"),
+                message("old", from: bob, at: 1_000, text: "invoice invoice invoice: the invoice, the invoice"),
+                message("mid", from: alice, at: 5_000, text: "your invoice and the hotel invoice", subject: "Invoice"),
+                message("trashed", from: bob, at: 9_500, labels: ["TRASH"], text: "invoice"),
+                message("recent", from: carol, at: 7_000, text: "hotel booking"),
+                message("spam", from: carol, at: 8_000, labels: ["SPAM"], text: "hotel invoice"),
+                message("none", from: carol, at: 3_000, text: "nothing about it"),
+            ])
+            // "invoice" is in 5 of 7: bm25 would put "old" (five times) or "mid" (subject) first.
+            let hits = try store.search(try SearchQuery("invoice"), in: account)
+            #expect(hits.map(\.gmailID) == ["new", "mid", "old"])
+            #expect(hits.allSatisfy { $0.score == 0 })
+            #expect(hits[1].subject.segments.contains(.init(text: "Invoice", isMatch: true)))
+            #expect(hits[0].snippet.segments.contains(.init(text: "invoice", isMatch: true)))
+            #expect(try store.search(try SearchQuery("invoice"), in: account, limit: 2).map(\.gmailID) == ["new", "mid"])
+            // Both words broad (invoice 5, hotel 4 of 7): still newest first.
+            #expect(try store.search(try SearchQuery("hotel invoice"), in: account).map(\.gmailID) == ["mid"])
+            #expect(try store.search(try SearchQuery("invoice hotel*"), in: account).map(\.gmailID) == ["mid"])
+            // Alice's conversation only.
+            let alices = try #require(upserts[0].affectedConversations.first)
+            #expect(try store.search(try SearchQuery("invoice"), in: account, conversation: alices).map(\.gmailID) == ["new", "mid"])
+            // One rare word (booking: 1 of 7) and bm25 decides again, with real scores.
+            let ranked = try store.search(try SearchQuery("hotel booking"), in: account)
+            #expect(ranked.map(\.gmailID) == ["recent"] && ranked[0].score < 0)
+            // FTS5 syntax is always ranked by bm25 (its phrases are not enumerated): real scores, best first.
+            let advanced = try store.search(try SearchQuery("\"invoice\""), in: account)
+            #expect(Set(advanced.map(\.gmailID)) == ["new", "mid", "old"])
+            #expect(advanced.allSatisfy { $0.score < 0 } && advanced.map(\.score) == advanced.map(\.score).sorted())
+        }
+    }
+
+    @Test("newest first across conversations whose dates interleave, for any limit")
+    func newestAcrossConversations() async throws {
+        try await withTemporaryStore { store, _ throws in
+            // 30 messages with "memo" in three chats, dated in an order unrelated to chat or storage, and 5 without.
+            let people = [alice, bob, carol]
+            let dates = (0..<30).map { Int64(($0 * 7919) % 30) * 1_000 }
+            var messages = (0..<30).map { message("m\($0)", from: people[$0 % 3], at: dates[$0], text: "memo \($0)") }
+            messages += (0..<5).map { message("x\($0)", from: alice, at: 100_000 + Int64($0), text: "other") }
+            let (account, _) = try store.seed(messages)
+            let byDate = (0..<30).sorted { dates[$0] > dates[$1] }.map { "m\($0)" }
+            for limit in [1, 5, 13, 29, 30, 100] {
+                #expect(try store.search(try SearchQuery("memo"), in: account, limit: limit).map(\.gmailID) == Array(byDate.prefix(limit)), "limit \(limit)")
+            }
         }
     }
 

@@ -12,7 +12,9 @@ struct Search: AsyncParsableCommand {
             as a prefix (meet* finds meeting). Punctuation inside words is fine (don't, e-mail, 10:30). \
             A query with double quotes, parentheses, AND/OR/NOT in capitals, NEAR(…) or subject: is read as \
             SQLite FTS5 syntax: "exact phrase", lunch OR dinner, report NOT draft, subject:invoice. \
-            Results are ranked best first; each names the `chatmail show` command that opens its conversation.
+            Results are ranked best first (SQLite's bm25); when every word is in at least half of your \
+            messages, so that no order by relevance means anything, the newest come first instead. Each result \
+            names the `chatmail show` command that opens its conversation.
             """)
 
     @OptionGroup var global: GlobalOptions

@@ -15,6 +15,9 @@ public struct SearchQuery: Sendable, Equatable {
     public let expression: String
     /// Whether the user wrote FTS5 syntax (rather than plain words).
     public let isAdvanced: Bool
+    /// The phrases of a plain query, one per word, each an FTS5 expression of its own (bm25 weighs each
+    /// by how many messages it is in); nil for FTS5 syntax, whose phrases are not enumerated.
+    public let phrases: [String]?
 
     static let operators: Set<Substring> = ["AND", "OR", "NOT"]
     static let columns = ["subject:", "body_text:", "{"]
@@ -28,12 +31,15 @@ public struct SearchQuery: Sendable, Equatable {
         isAdvanced = advanced
         if advanced {
             expression = text
+            phrases = nil
         } else {
-            expression = words.map { word -> String in
+            let quoted = words.map { word -> String in
                 let isPrefix = word.count > 1 && word.hasSuffix("*")
                 let term = isPrefix ? word.dropLast() : word
                 return "\"" + term.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (isPrefix ? "*" : "")
-            }.joined(separator: " ")
+            }
+            expression = quoted.joined(separator: " ")
+            phrases = quoted
         }
     }
 }
