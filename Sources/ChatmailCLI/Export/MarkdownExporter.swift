@@ -11,8 +11,9 @@ import Glibc
 ///
 /// File names come from ``SafeFileName``; they are given out in conversation-id order, so an older
 /// conversation keeps its name when a newer one with the same title appears. Without `force`, every
-/// target is checked before anything is written, and each file is created with `O_EXCL`, so an existing
-/// file is never replaced, even one that appears during the export.
+/// target is checked before anything is written, and each file is linked into place only if its name is
+/// still free (``OutputFiles``), so an existing file is never replaced, even one that appears during the
+/// export.
 struct MarkdownExporter {
     let store: ChatmailStore
     let account: Account
@@ -128,8 +129,7 @@ struct MarkdownExporter {
     ) async throws -> (links: [MessageID: [Int: String]], count: Int, failures: [String]) {
         let sources = try store.attachmentSources(of: transcript.messages.filter { !$0.attachments.isEmpty }.map(\.id))
         guard !sources.isEmpty else { return ([:], 0, []) }
-        let folder = attachmentFolder(directory, slug)
-        try OutputFiles.makeDirectory(folder)
+        let folder = try OutputFiles.makeDirectories([Self.attachmentsFolder, slug], in: directory)
         var names = SafeFileName.Allocator()
         var links: [MessageID: [Int: String]] = [:]
         var count = 0
@@ -167,24 +167,36 @@ enum OutputFiles {
         try write(Data(text.utf8), to: url, force: force)
     }
 
-    /// Without `force` the file is created with `O_EXCL | O_NOFOLLOW`, so nothing that exists, not even a
-    /// dangling symbolic link, is ever replaced or followed. With `force` the bytes go to a new temporary
-    /// file beside it, which is then renamed over the old one, so a reader never sees half a file.
+    /// The bytes go to a new temporary file beside `url` first, so a reader, or the user after a crash,
+    /// never finds half a file under the final name (at worst a hidden `.chatmail-….tmp`). Without `force`
+    /// the finished file is then hard-linked to its name, which fails if anything, even a dangling
+    /// symbolic link, is there: nothing is ever replaced or followed. With `force` it is renamed over
+    /// the old one (a symbolic link is replaced, not followed).
     ///
     /// There is no fsync: an export is a copy that can be made again, and syncing ten thousand files
     /// one by one took most of an `--all` export's time.
     static func write(_ data: Data, to url: URL, force: Bool) throws {
-        if !force {
-            try create(url, with: data)
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".chatmail-\(UUID().uuidString).tmp")
+        try create(temporary, with: data)
+        if force {
+            guard rename(temporary.path, url.path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(temporary.path)
+                throw ExportError.writeFailed(path: url.path, reason: reason)
+            }
             return
         }
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        try create(temporary, with: data)
-        guard rename(temporary.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary.path)
-            throw ExportError.writeFailed(path: url.path, reason: reason)
+        let linked = link(temporary.path, url.path) == 0
+        let error = errno
+        unlink(temporary.path)
+        if linked { return }
+        if error == EEXIST { throw ExportError.wouldOverwrite(path: url.path, count: 1) }
+        // File systems without hard links (FAT on a USB stick, some network shares): create the file
+        // itself, still exclusively, at the cost of a short file under its name if the export is killed.
+        guard [EPERM, ENOTSUP, EMLINK, ENOSYS].contains(error) else {
+            throw ExportError.writeFailed(path: url.path, reason: String(cString: strerror(error)))
         }
+        try create(url, with: data)
     }
 
     /// Creates `url` (mode 0666 less the umask, so 0600 under chatmail's 077) and writes `data` to it.
@@ -208,6 +220,24 @@ enum OutputFiles {
                 offset += written
             }
         }
+    }
+
+    /// Creates the folders `components` below `base`, one level at a time, and returns the innermost.
+    /// A component that exists must be a real directory: a symbolic link (to somewhere outside the
+    /// export) is refused, not followed.
+    static func makeDirectories(_ components: [String], in base: URL) throws -> URL {
+        var url = base
+        for component in components {
+            url = url.appendingPathComponent(component, isDirectory: true)
+            if mkdir(url.path, 0o777) == 0 { continue }
+            guard errno == EEXIST else { throw ExportError.writeFailed(path: url.path, reason: String(cString: strerror(errno))) }
+            var status = stat()
+            guard lstat(url.path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+                throw ExportError.writeFailed(
+                    path: url.path, reason: "it exists and is not a directory (the export does not follow symbolic links)")
+            }
+        }
+        return url
     }
 
     static func makeDirectory(_ url: URL) throws {
