@@ -1,5 +1,6 @@
 import ChatmailStore
 import Foundation
+import GmailAPI
 import TerminalUI
 
 #if canImport(Glibc)
@@ -56,6 +57,10 @@ struct MarkdownExporter {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ExportError.writeFailed(path: file.path, reason: "\(folder.path) is not an existing directory")
+        }
+        if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            // Not "already exists, pass --force": --force cannot replace a directory either.
+            throw ExportError.writeFailed(path: file.path, reason: "it is a directory; give a file name, or use --all -o DIR")
         }
         if !force {
             var existing = [file].filter(OutputFiles.exists)
@@ -141,6 +146,8 @@ struct MarkdownExporter {
                 let data: Data
                 do {
                     data = try await downloader.data(for: source)
+                } catch let error as GmailAPIError where ExitStatus(for: error) == .notLoggedIn {
+                    throw error  // every other attachment would fail the same way; `chatmail login` is the fix
                 } catch {
                     failures.append(TerminalSafeText.singleLine(
                         "\(source.filename.isEmpty ? name : source.filename): \((error as? any LocalizedError)?.errorDescription ?? "\(error)")"))
