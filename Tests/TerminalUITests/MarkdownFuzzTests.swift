@@ -86,10 +86,21 @@ import Testing
 
     @Test("random mixtures of Markdown syntax in a message body read back as exactly that text, as plain paragraphs")
     func bodies() async throws {
-        let samples = Self.samples(count: 1500, seed: 0xC0FFEE)
+        try await checkBodies(Self.samples(count: 1500, seed: 0xC0FFEE), quoted: false)
+    }
+
+    @Test("the same in the block quote of --full: one quote of plain paragraphs per message")
+    func quotedBodies() async throws {
+        try await checkBodies(Self.samples(count: 800, seed: 0xF00D), quoted: true)
+    }
+
+    /// Renders each sample under a heading of its own (as ``ConversationMarkdown`` does, quoted for the
+    /// text `--full` adds) and checks what cmark-gfm reads back.
+    func checkBodies(_ samples: [String], quoted: Bool) async throws {
         var document = ""
         for (index, sample) in samples.enumerated() {
-            document += "### s\(index)\n\n" + MarkdownText.blocks(sample).joined(separator: "\n") + "\n\n"
+            let lines = MarkdownText.blocks(sample)
+            document += "### s\(index)\n\n" + (quoted ? lines.map { $0.isEmpty ? ">" : "> " + $0 } : lines).joined(separator: "\n") + "\n\n"
         }
         let parsed = try await ParsedMarkdown.parse(document)
         var current: Int?
@@ -103,13 +114,23 @@ import Testing
                 continue
             }
             guard let index = current else { Issue.record("content before the first sample"); continue }
-            guard element.name == "paragraph" else {
-                problems[index, default: []].append("block \(element.name ?? "?"): \(element.xmlString)")
-                continue
+            var paragraphs = [element]
+            if quoted {
+                if element.name != "block_quote" || texts[index] != nil {
+                    problems[index, default: []].append("not one block quote: \(element.xmlString)")
+                }
+                paragraphs = (element.children ?? []).compactMap { $0 as? XMLElement }
+                texts[index, default: []] += []
             }
-            var found: [String] = []
-            texts[index, default: []].append(Self.readBack(element, problems: &found))
-            problems[index, default: []] += found
+            for paragraph in paragraphs {
+                guard paragraph.name == "paragraph" else {
+                    problems[index, default: []].append("block \(paragraph.name ?? "?"): \(paragraph.xmlString)")
+                    continue
+                }
+                var found: [String] = []
+                texts[index, default: []].append(Self.readBack(paragraph, problems: &found))
+                problems[index, default: []] += found
+            }
         }
         #expect(current == samples.count - 1, "a sample swallowed the headings after it")
         var failures = 0
