@@ -215,6 +215,9 @@ enum ExportFixture {
         #expect(MarkdownText.escapeLine("(https://example.com/x)") == "(<https://example.com/x>)")
         #expect(MarkdownText.escapeLine("https://") == "https\\://")  // no URL, and no trigger for GFM
         #expect(MarkdownText.escapeLine("Ends with #", headingContent: true) == "Ends with \\#")
+        // Obsidian: no tags or highlights from mail; `C#` and `issue # 4` stay as they are.
+        #expect(MarkdownText.escapeLine("a #tag, C# and issue # 4 ==mark== a=b", atLineStart: false)
+            == "a \\#tag, C# and issue # 4 \\==mark\\== a=b")
         // After the exporter's own prefix, block markers cannot start anything.
         #expect(MarkdownText.escapeLine("18.04 > 1 - x # y", atLineStart: false) == "18.04 > 1 - x # y")
         #expect(MarkdownText.escapeLine("- <b> | [x]", atLineStart: false) == "- \\<b> \\| \\[x\\]")

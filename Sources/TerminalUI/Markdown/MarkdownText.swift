@@ -10,12 +10,16 @@
 ///   reference definitions, code spans or fences, emphasis, GFM tables or strikethrough, Obsidian
 ///   wikilinks or math);
 /// - `_` unless it sits between two letters or digits (`snake_case` stays readable and cannot open
-///   emphasis there); `&` before `#` or a letter (no entity references); `%` before `%` (Obsidian comments);
+///   emphasis there); `&` before `#` or a letter (no entity references); `%` before `%` (Obsidian
+///   comments), `=` before `=` (Obsidian highlights) and a `#` that starts a word (Obsidian tags, which
+///   would fill a vault's tag list with whatever mail said);
 /// - at the start of a line: `#` `>` `-` `+` `=` `:` and the `.`/`)` of `1.`/`1)` (no headings,
 ///   block quotes, lists, thematic breaks, setext underlines, front matter or table delimiter rows);
 /// - leading spaces and tabs become no-break spaces, which keep the indentation visible without
 ///   starting an indented code block;
-/// - `http://` and `https://` URLs become autolinks (`<https://…>`), so real links stay clickable.
+/// - `http://` and `https://` URLs become autolinks (`<https://…>`), and `www.` names links to
+///   `http://…`, so real links stay clickable; the triggers of GFM's other extended autolinks
+///   (`ftp://`, a scheme glued to a word) are escaped, since GFM would link them over the escapes.
 ///
 /// Lines also go through ``TerminalSafeText``, the one terminal-safety function, so a file that is `cat` to a terminal is
 /// as safe as chatmail's own output.
@@ -132,8 +136,11 @@ public enum MarkdownText {
         case "\\", "`", "*", "[", "]", "<", "|", "~", "$":
             return true
         case "#":
-            return atStart || headingContent
-        case ">", "-", "+", "=", ":":
+            let startsTag = !(previous?.isWordCharacter ?? false) && next.map { !$0.properties.isWhitespace && $0 != "#" } ?? false
+            return atStart || headingContent || startsTag
+        case "=":
+            return atStart || next == "="
+        case ">", "-", "+", ":":
             return atStart
         case "_":
             return !(previous?.isWordCharacter ?? false) || !(next?.isWordCharacter ?? false)
