@@ -76,7 +76,16 @@ import Testing
                 if !["http", "https", "mailto"].contains(scheme) && !addressLink { problems.append("link to \(destination)") }
                 if (element.children ?? []).contains(where: { $0.name != "text" }) { problems.append("structure inside a link: \(element)") }
                 // An autolink's text is its destination, in which chatmail percent-encodes `|` and `\`.
-                text += (element.stringValue ?? "").replacingOccurrences(of: "%7C", with: "|").replacingOccurrences(of: "%5C", with: "\\")
+                func decoded(_ text: String) -> String {
+                    text.replacingOccurrences(of: "%7C", with: "|").replacingOccurrences(of: "%5C", with: "\\")
+                }
+                let linkText = element.stringValue ?? ""
+                // A web link goes where its text says: to the URL, or to http:// and the www. name.
+                let expectedDestination = linkText.lowercased().hasPrefix("www.") ? "http://" + linkText : linkText
+                if ["http", "https"].contains(scheme), decoded(destination) != decoded(expectedDestination) {
+                    problems.append("link text \(linkText) goes to \(destination)")
+                }
+                text += decoded(linkText)
             default:
                 problems.append("unexpected \(element.name ?? "?"): \(element.xmlString)")
             }
