@@ -324,13 +324,19 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
             ["export", "zoe@example.net", "--home", home.path, "-o", out.appendingPathComponent("zoe.md").path, "--attachments"],
             environment: emulator.environment)
         #expect(exported.status == 0, "\(exported.stderr)")
+        // The attachment folder is named after the file (unique in its folder), not after the title (which is not).
+        let again = try await CLIFixture.run(
+            ["export", "zoe@example.net", "--home", home.path, "-o", out.appendingPathComponent("Zoe again.md").path, "--attachments"],
+            environment: emulator.environment)
+        #expect(again.status == 0, "\(again.stderr)")
         let files = try filesUnder(out)
-        #expect(files["attachments/zoe-files/Q3-report.pdf"] == report)
-        #expect(files["attachments/zoe-files/bashrc"] == evil)
-        #expect(files["attachments/zoe-files/q3-REPORT-2.pdf"] == evil)
+        #expect(files["attachments/zoe/Q3-report.pdf"] == report)
+        #expect(files["attachments/zoe/bashrc"] == evil)
+        #expect(files["attachments/zoe/q3-REPORT-2.pdf"] == evil)
+        #expect(files["attachments/zoe-again/Q3-report.pdf"] == report)
         let (_, body) = try await parseExport(String(decoding: try #require(files["zoe.md"]), as: UTF8.self))
         #expect(try body.linkDestinations() == [
-            "attachments/zoe-files/Q3-report.pdf", "attachments/zoe-files/bashrc", "attachments/zoe-files/q3-REPORT-2.pdf",
+            "attachments/zoe/Q3-report.pdf", "attachments/zoe/bashrc", "attachments/zoe/q3-REPORT-2.pdf",
         ])
         // The GmailAPI client fetched each attachment through attachments.get.
         let log = try await emulator.get("_emulator/requests")

@@ -50,10 +50,14 @@ struct MarkdownExporter {
     }
 
     /// Writes one conversation to `file` (attachments, if asked, into `attachments/<slug>/` beside it).
+    ///
+    /// The attachment folder is named after the file, not the conversation: file names are unique in a
+    /// folder, titles are not, so two conversations called "John Smith" exported side by side never share
+    /// (and with `--force` overwrite) each other's attachments.
     /// - Returns: the attachments that could not be saved.
     func exportOne(_ conversation: ConversationSummary, to file: URL) async throws -> [String] {
         let folder = file.deletingLastPathComponent()
-        let slug = SafeFileName.slug(conversation.title)
+        let slug = SafeFileName.slug(file.deletingPathExtension().lastPathComponent, fallback: SafeFileName.slug(conversation.title))
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ExportError.writeFailed(path: file.path, reason: "\(folder.path) is not an existing directory")
