@@ -236,6 +236,11 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
         #expect(try await fixture.run(["export", "alice@example.com", "-o", file.path, "--force"]).status == 0)
         #expect(try Data(contentsOf: file) == exported)
         #expect(try await fixture.run(["export", "--all", "-o", file.path, "--force"]).status == 64)
+        // -o naming a directory: a one-line error that does not suggest --force, which could not help.
+        for arguments in [["export", "alice@example.com", "-o", scratch.path], ["export", "alice@example.com", "-o", scratch.path, "--force"]] {
+            let directory = try await fixture.run(arguments)
+            #expect(directory.status == 1 && directory.stderr.contains("is a directory") && !directory.stderr.contains("--force"), "\(directory.stderr)")
+        }
     }
 
     @Test("usage errors exit 64; --attachments without a login exits 3 before writing anything")
@@ -319,13 +324,19 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
             ["export", "zoe@example.net", "--home", home.path, "-o", out.appendingPathComponent("zoe.md").path, "--attachments"],
             environment: emulator.environment)
         #expect(exported.status == 0, "\(exported.stderr)")
+        // The attachment folder is named after the file (unique in its folder), not after the title (which is not).
+        let again = try await CLIFixture.run(
+            ["export", "zoe@example.net", "--home", home.path, "-o", out.appendingPathComponent("Zoe again.md").path, "--attachments"],
+            environment: emulator.environment)
+        #expect(again.status == 0, "\(again.stderr)")
         let files = try filesUnder(out)
-        #expect(files["attachments/zoe-files/Q3-report.pdf"] == report)
-        #expect(files["attachments/zoe-files/bashrc"] == evil)
-        #expect(files["attachments/zoe-files/q3-REPORT-2.pdf"] == evil)
+        #expect(files["attachments/zoe/Q3-report.pdf"] == report)
+        #expect(files["attachments/zoe/bashrc"] == evil)
+        #expect(files["attachments/zoe/q3-REPORT-2.pdf"] == evil)
+        #expect(files["attachments/zoe-again/Q3-report.pdf"] == report)
         let (_, body) = try await parseExport(String(decoding: try #require(files["zoe.md"]), as: UTF8.self))
         #expect(try body.linkDestinations() == [
-            "attachments/zoe-files/Q3-report.pdf", "attachments/zoe-files/bashrc", "attachments/zoe-files/q3-REPORT-2.pdf",
+            "attachments/zoe/Q3-report.pdf", "attachments/zoe/bashrc", "attachments/zoe/q3-REPORT-2.pdf",
         ])
         // The GmailAPI client fetched each attachment through attachments.get.
         let log = try await emulator.get("_emulator/requests")
@@ -348,5 +359,13 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
         #expect(allFiles["attachments/zoe-files/Q3-report.pdf"] == report)
         #expect(allFiles["attachments/zoe-files/bashrc"] == evil)
         #expect(allFiles.keys.contains("index.md") && allFiles.keys.contains("zoe-files.md"))
+
+        // A revoked login is not one failed attachment after another: the export stops with exit 3.
+        _ = try await emulator.post("revoke", form: "token=\(token)")
+        let revoked = try await CLIFixture.run(
+            ["export", "--all", "--home", home.path, "-o", scratch.appendingPathComponent("revoked").path, "--attachments"],
+            environment: emulator.environment)
+        #expect(revoked.status == 3, "\(revoked.stderr)")
+        #expect(revoked.stderr.contains("chatmail login") && revoked.stderr.split(separator: "\n").count == 1, "\(revoked.stderr)")
     }
 }

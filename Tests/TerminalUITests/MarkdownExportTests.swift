@@ -213,8 +213,11 @@ enum ExportFixture {
         #expect(MarkdownText.escapeLine("Tom & Jerry &amp;") == "Tom & Jerry \\&amp;")
         #expect(MarkdownText.escapeLine("see https://example.com/a_b?q=1|2.") == "see <https://example.com/a_b?q=1%7C2>.")
         #expect(MarkdownText.escapeLine("(https://example.com/x)") == "(<https://example.com/x>)")
-        #expect(MarkdownText.escapeLine("https://") == "https://")
+        #expect(MarkdownText.escapeLine("https://") == "https\\://")  // no URL, and no trigger for GFM
         #expect(MarkdownText.escapeLine("Ends with #", headingContent: true) == "Ends with \\#")
+        // Obsidian: no tags or highlights from mail; `C#` and `issue # 4` stay as they are.
+        #expect(MarkdownText.escapeLine("a #tag, C# and issue # 4 ==mark== a=b", atLineStart: false)
+            == "a \\#tag, C# and issue # 4 \\==mark\\== a=b")
         // After the exporter's own prefix, block markers cannot start anything.
         #expect(MarkdownText.escapeLine("18.04 > 1 - x # y", atLineStart: false) == "18.04 > 1 - x # y")
         #expect(MarkdownText.escapeLine("- <b> | [x]", atLineStart: false) == "- \\<b> \\| \\[x\\]")
@@ -230,6 +233,20 @@ enum ExportFixture {
     func yaml() {
         #expect(YAMLScalar.quoted("a \"b\" \\ c\nd\u{7}\u{2028}") == "\"a \\\"b\\\" \\\\ c\\nd\\u0007\\u2028\"")
         #expect(yamlUnquote(YAMLScalar.quoted("x\n---\ny: \"z\"")) == "x\n---\ny: \"z\"")
+        // Noncharacters are not allowed anywhere in a YAML stream (PyYAML rejects the whole front matter).
+        #expect(YAMLScalar.quoted("a\u{FFFE}b\u{FFFF}") == "\"a\\uFFFEb\\uFFFF\"")
+    }
+
+    @Test("URLs: entity references stay as written, www names and nested links are chatmail's, other triggers stay text")
+    func links() {
+        // cmark decodes entity references inside `<…>`: `&amp;` must arrive as written.
+        #expect(MarkdownText.escapeLine("https://a.example/?q=&amp;&lt;b&gt;&x=1") == "<https://a.example/?q=&amp;amp;&amp;lt;b&amp;gt;&x=1>")
+        // GFM would link `www.` over the raw escapes; chatmail writes the link, and a `!` before it stays text.
+        #expect(MarkdownText.escapeLine("!www.a.example/x_(y)*") == "\\![www\\.a.example/x\\_(y)](<http://www.a.example/x_(y)>)\\*")
+        // `ftp://` and a scheme glued to a word are not linked, and GFM must not link them either.
+        #expect(MarkdownText.escapeLine("ftp://a.example 1https://b.example") == "ftp\\://a.example 1https\\://b.example")
+        // Inside the text of chatmail's own link there are no links: HTML forbids a link in a link.
+        #expect(MarkdownText.escapeLine("see https://a.example", inLinkText: true) == "see https\\://a.example")
     }
 }
 

@@ -24,6 +24,8 @@ import Testing
             ("index", "index-chat"),
             ("Attachments", "attachments-chat"),
             ("lpt1", "lpt1-chat"),
+            ("COM¹", "com¹-chat"),
+            ("LPT0", "lpt0-chat"),
             ("\u{202E}evil\u{200B}", "evil"),
         ]
         for (title, expected) in cases {
@@ -45,6 +47,11 @@ import Testing
             ("..", "attachment", ""),
             ("", "attachment", ""),
             ("nul.txt", "nul-file", "txt"),
+            // Windows reserves a device name whatever follows its first dot.
+            ("CON.tar.gz", "CON-file.tar", "gz"),
+            ("aux.", "aux-file", ""),
+            ("Com3.backup.zip", "Com3-file.backup", "zip"),
+            ("lpt².txt", "lpt²-file", "txt"),
             ("a\u{0}b.txt", "a-b", "txt"),
             ("archive.tar.gz", "archive.tar", "gz"),
             ("name.with a very long extension", "name.with-a-very-long-extension", ""),
@@ -68,5 +75,10 @@ import Testing
         #expect(names.claim(base: "index", extension: "md") == "index-2.md")
         #expect(names.claim(base: "alice-2", extension: "md") == "alice-2-2.md")
         #expect(names.claim(base: "notes", extension: "") == "notes")
+        // Case-insensitive file systems fold more than `lowercased()` does: final sigma, sharp s.
+        #expect(names.claim(base: "λόγος", extension: "md") == "λόγος.md")
+        #expect(names.claim(base: "λόγοσ", extension: "md") == "λόγοσ-2.md")
+        #expect(names.claim(base: "straße", extension: "pdf") == "straße.pdf")
+        #expect(names.claim(base: "STRASSE", extension: "pdf") == "STRASSE-2.pdf")
     }
 }

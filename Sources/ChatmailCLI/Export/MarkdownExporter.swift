@@ -1,5 +1,6 @@
 import ChatmailStore
 import Foundation
+import GmailAPI
 import TerminalUI
 
 #if canImport(Glibc)
@@ -11,8 +12,9 @@ import Glibc
 ///
 /// File names come from ``SafeFileName``; they are given out in conversation-id order, so an older
 /// conversation keeps its name when a newer one with the same title appears. Without `force`, every
-/// target is checked before anything is written, and each file is created with `O_EXCL`, so an existing
-/// file is never replaced, even one that appears during the export.
+/// target is checked before anything is written, and each file is linked into place only if its name is
+/// still free (``OutputFiles``), so an existing file is never replaced, even one that appears during the
+/// export.
 struct MarkdownExporter {
     let store: ChatmailStore
     let account: Account
@@ -48,13 +50,21 @@ struct MarkdownExporter {
     }
 
     /// Writes one conversation to `file` (attachments, if asked, into `attachments/<slug>/` beside it).
+    ///
+    /// The attachment folder is named after the file, not the conversation: file names are unique in a
+    /// folder, titles are not, so two conversations called "John Smith" exported side by side never share
+    /// (and with `--force` overwrite) each other's attachments.
     /// - Returns: the attachments that could not be saved.
     func exportOne(_ conversation: ConversationSummary, to file: URL) async throws -> [String] {
         let folder = file.deletingLastPathComponent()
-        let slug = SafeFileName.slug(conversation.title)
+        let slug = SafeFileName.slug(file.deletingPathExtension().lastPathComponent, fallback: SafeFileName.slug(conversation.title))
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ExportError.writeFailed(path: file.path, reason: "\(folder.path) is not an existing directory")
+        }
+        if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            // Not "already exists, pass --force": --force cannot replace a directory either.
+            throw ExportError.writeFailed(path: file.path, reason: "it is a directory; give a file name, or use --all -o DIR")
         }
         if !force {
             var existing = [file].filter(OutputFiles.exists)
@@ -128,8 +138,7 @@ struct MarkdownExporter {
     ) async throws -> (links: [MessageID: [Int: String]], count: Int, failures: [String]) {
         let sources = try store.attachmentSources(of: transcript.messages.filter { !$0.attachments.isEmpty }.map(\.id))
         guard !sources.isEmpty else { return ([:], 0, []) }
-        let folder = attachmentFolder(directory, slug)
-        try OutputFiles.makeDirectory(folder)
+        let folder = try OutputFiles.makeDirectories([Self.attachmentsFolder, slug], in: directory)
         var names = SafeFileName.Allocator()
         var links: [MessageID: [Int: String]] = [:]
         var count = 0
@@ -141,6 +150,8 @@ struct MarkdownExporter {
                 let data: Data
                 do {
                     data = try await downloader.data(for: source)
+                } catch let error as GmailAPIError where ExitStatus(for: error) == .notLoggedIn {
+                    throw error  // every other attachment would fail the same way; `chatmail login` is the fix
                 } catch {
                     failures.append(TerminalSafeText.singleLine(
                         "\(source.filename.isEmpty ? name : source.filename): \((error as? any LocalizedError)?.errorDescription ?? "\(error)")"))
@@ -167,24 +178,36 @@ enum OutputFiles {
         try write(Data(text.utf8), to: url, force: force)
     }
 
-    /// Without `force` the file is created with `O_EXCL | O_NOFOLLOW`, so nothing that exists, not even a
-    /// dangling symbolic link, is ever replaced or followed. With `force` the bytes go to a new temporary
-    /// file beside it, which is then renamed over the old one, so a reader never sees half a file.
+    /// The bytes go to a new temporary file beside `url` first, so a reader, or the user after a crash,
+    /// never finds half a file under the final name (at worst a hidden `.chatmail-….tmp`). Without `force`
+    /// the finished file is then hard-linked to its name, which fails if anything, even a dangling
+    /// symbolic link, is there: nothing is ever replaced or followed. With `force` it is renamed over
+    /// the old one (a symbolic link is replaced, not followed).
     ///
     /// There is no fsync: an export is a copy that can be made again, and syncing ten thousand files
     /// one by one took most of an `--all` export's time.
     static func write(_ data: Data, to url: URL, force: Bool) throws {
-        if !force {
-            try create(url, with: data)
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".chatmail-\(UUID().uuidString).tmp")
+        try create(temporary, with: data)
+        if force {
+            guard rename(temporary.path, url.path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(temporary.path)
+                throw ExportError.writeFailed(path: url.path, reason: reason)
+            }
             return
         }
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        try create(temporary, with: data)
-        guard rename(temporary.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary.path)
-            throw ExportError.writeFailed(path: url.path, reason: reason)
+        let linked = link(temporary.path, url.path) == 0
+        let error = errno
+        unlink(temporary.path)
+        if linked { return }
+        if error == EEXIST { throw ExportError.wouldOverwrite(path: url.path, count: 1) }
+        // File systems without hard links (FAT on a USB stick, some network shares): create the file
+        // itself, still exclusively, at the cost of a short file under its name if the export is killed.
+        guard [EPERM, ENOTSUP, EMLINK, ENOSYS].contains(error) else {
+            throw ExportError.writeFailed(path: url.path, reason: String(cString: strerror(error)))
         }
+        try create(url, with: data)
     }
 
     /// Creates `url` (mode 0666 less the umask, so 0600 under chatmail's 077) and writes `data` to it.
@@ -208,6 +231,24 @@ enum OutputFiles {
                 offset += written
             }
         }
+    }
+
+    /// Creates the folders `components` below `base`, one level at a time, and returns the innermost.
+    /// A component that exists must be a real directory: a symbolic link (to somewhere outside the
+    /// export) is refused, not followed.
+    static func makeDirectories(_ components: [String], in base: URL) throws -> URL {
+        var url = base
+        for component in components {
+            url = url.appendingPathComponent(component, isDirectory: true)
+            if mkdir(url.path, 0o777) == 0 { continue }
+            guard errno == EEXIST else { throw ExportError.writeFailed(path: url.path, reason: String(cString: strerror(errno))) }
+            var status = stat()
+            guard lstat(url.path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+                throw ExportError.writeFailed(
+                    path: url.path, reason: "it exists and is not a directory (the export does not follow symbolic links)")
+            }
+        }
+        return url
     }
 
     static func makeDirectory(_ url: URL) throws {

@@ -104,9 +104,10 @@ public struct ConversationMarkdown: Sendable {
         if !message.attachments.isEmpty {
             lines.append("")
             for (index, attachment) in message.attachments.enumerated() {
-                let name = MarkdownText.escapeLine(
-                    Substring(oneLine(attachment.filename.isEmpty ? "attachment" : attachment.filename)), atLineStart: false)
-                let label = links[index].map { "[" + name + "](" + MarkdownText.linkDestination(path: $0) + ")" } ?? name
+                let filename = Substring(oneLine(attachment.filename.isEmpty ? "attachment" : attachment.filename))
+                let label = links[index].map {
+                    "[" + MarkdownText.escapeLine(filename, atLineStart: false, inLinkText: true) + "](" + MarkdownText.linkDestination(path: $0) + ")"
+                } ?? MarkdownText.escapeLine(filename, atLineStart: false)
                 let details = MarkdownText.escapeLine(Substring(oneLine(attachment.mimeType)), atLineStart: false) + ", " + ByteCount.format(attachment.size)
                 lines.append("- 📎 " + label + " (" + details + ")")
             }

@@ -44,7 +44,7 @@ public struct ExportIndexMarkdown: Sendable {
         lines += ["chatmailVersion: " + YAMLScalar.quoted(options.version), "---", "", "# Conversations", ""]
         if sorted.isEmpty { lines.append("No conversations were exported.") }
         for entry in sorted {
-            let title = MarkdownText.escapeLine(Substring(TerminalSafeText.singleLine(entry.conversation.title)), atLineStart: false)
+            let title = MarkdownText.escapeLine(Substring(TerminalSafeText.singleLine(entry.conversation.title)), atLineStart: false, inLinkText: true)
             var line = "- [" + (title.isEmpty ? "(untitled)" : title) + "](" + MarkdownText.linkDestination(path: entry.fileName) + ")"
             line += entry.messageCount == 1 ? " — 1 message" : " — \(entry.messageCount) messages"
             if let first = entry.firstMessageAtMs, let last = entry.lastMessageAtMs {

@@ -10,12 +10,16 @@
 ///   reference definitions, code spans or fences, emphasis, GFM tables or strikethrough, Obsidian
 ///   wikilinks or math);
 /// - `_` unless it sits between two letters or digits (`snake_case` stays readable and cannot open
-///   emphasis there); `&` before `#` or a letter (no entity references); `%` before `%` (Obsidian comments);
+///   emphasis there); `&` before `#` or a letter (no entity references); `%` before `%` (Obsidian
+///   comments), `=` before `=` (Obsidian highlights) and a `#` that starts a word (Obsidian tags, which
+///   would fill a vault's tag list with whatever mail said);
 /// - at the start of a line: `#` `>` `-` `+` `=` `:` and the `.`/`)` of `1.`/`1)` (no headings,
 ///   block quotes, lists, thematic breaks, setext underlines, front matter or table delimiter rows);
 /// - leading spaces and tabs become no-break spaces, which keep the indentation visible without
 ///   starting an indented code block;
-/// - `http://` and `https://` URLs become autolinks (`<https://…>`), so real links stay clickable.
+/// - `http://` and `https://` URLs become autolinks (`<https://…>`), and `www.` names links to
+///   `http://…`, so real links stay clickable; the triggers of GFM's other extended autolinks
+///   (`ftp://`, a scheme glued to a word) are escaped, since GFM would link them over the escapes.
 ///
 /// Lines also go through ``TerminalSafeText``, the one terminal-safety function, so a file that is `cat` to a terminal is
 /// as safe as chatmail's own output.
@@ -54,15 +58,19 @@ public enum MarkdownText {
     ///     own prefix (`**Subject:** `, `### `, `- 📎 `) cannot open a block, so it needs fewer escapes.
     ///   - headingContent: also escape every `#`, so a trailing `#` is not taken for the closing sequence
     ///     of an ATX heading.
-    public static func escapeLine(_ line: Substring, atLineStart: Bool = true, headingContent: Bool = false) -> String {
-        escapeNeutralized(Array(TerminalSafeText.sanitize(String(line)).unicodeScalars), atLineStart: atLineStart, headingContent: headingContent)
+    ///   - inLinkText: the text goes between the `[` `]` of the exporter's own link, so URLs in it stay
+    ///     text: a link inside a link is not CommonMark's to resolve (cmark nests them, which HTML forbids).
+    public static func escapeLine(_ line: Substring, atLineStart: Bool = true, headingContent: Bool = false, inLinkText: Bool = false) -> String {
+        escapeNeutralized(
+            Array(TerminalSafeText.sanitize(String(line)).unicodeScalars), atLineStart: atLineStart, headingContent: headingContent,
+            autolinks: !inLinkText)
     }
 
     /// ``escapeLine(_:atLineStart:headingContent:)`` for scalars that already went through ``TerminalSafeText``.
     ///
     /// Works on Unicode scalars, as CommonMark itself does: an escape applies to one code point, whatever
     /// combining marks follow it.
-    static func escapeNeutralized(_ scalars: [Unicode.Scalar], atLineStart: Bool, headingContent: Bool) -> String {
+    static func escapeNeutralized(_ scalars: [Unicode.Scalar], atLineStart: Bool, headingContent: Bool, autolinks: Bool = true) -> String {
         var output = String.UnicodeScalarView()
         output.reserveCapacity(scalars.count + 8)
         var index = 0
@@ -74,17 +82,35 @@ public enum MarkdownText {
         let contentStart = index
         while index < scalars.count {
             let scalar = scalars[index]
-            if scalar == "h" || scalar == "H", let end = urlEnd(in: scalars, at: index) {
+            if autolinks, scalar == "h" || scalar == "H", let end = urlEnd(in: scalars, at: index) {
                 output.append("<")
                 output.append(contentsOf: autolinkDestination(String(String.UnicodeScalarView(scalars[index..<end]))).unicodeScalars)
                 output.append(">")
                 index = end
                 continue
             }
+            if autolinks, scalar == "w" || scalar == "W", let end = urlEnd(in: scalars, at: index, scheme: "www.") {
+                // GFM links a bare `www.` name over the raw text, escapes and all, so chatmail writes the link
+                // (and a `!` before it must not make it an image).
+                if output.last == "!" {
+                    output.removeLast()
+                    output.append(contentsOf: "\\!".unicodeScalars)
+                }
+                output.append("[")
+                output.append(contentsOf: escapeNeutralized(
+                    Array(scalars[index..<end]), atLineStart: false, headingContent: headingContent, autolinks: false).unicodeScalars)
+                output.append(contentsOf: "](<http://".unicodeScalars)
+                output.append(contentsOf: autolinkDestination(String(String.UnicodeScalarView(scalars[index..<end]))).unicodeScalars)
+                output.append(contentsOf: ">)".unicodeScalars)
+                index = end
+                continue
+            }
             let atStart = atLineStart && index == contentStart
             let previous = index > 0 ? scalars[index - 1] : nil
             let next = index + 1 < scalars.count ? scalars[index + 1] : nil
-            if needsEscape(scalar, previous: previous, next: next, atStart: atStart, headingContent: headingContent) {
+            if needsEscape(scalar, previous: previous, next: next, atStart: atStart, headingContent: headingContent)
+                || opensExtendedAutolink(scalars, at: index)
+            {
                 output.append("\\")
             }
             output.append(scalar)
@@ -110,8 +136,11 @@ public enum MarkdownText {
         case "\\", "`", "*", "[", "]", "<", "|", "~", "$":
             return true
         case "#":
-            return atStart || headingContent
-        case ">", "-", "+", "=", ":":
+            let startsTag = !(previous?.isWordCharacter ?? false) && next.map { !$0.properties.isWhitespace && $0 != "#" } ?? false
+            return atStart || headingContent || startsTag
+        case "=":
+            return atStart || next == "="
+        case ">", "-", "+", ":":
             return atStart
         case "_":
             return !(previous?.isWordCharacter ?? false) || !(next?.isWordCharacter ?? false)
@@ -124,12 +153,29 @@ public enum MarkdownText {
         }
     }
 
-    /// Where an `http(s)://` URL starting at `index` ends, GFM-style: it runs to whitespace or `<`, then
-    /// loses trailing punctuation and unbalanced closing parentheses. `nil` when no URL starts there.
-    static func urlEnd(in scalars: [Unicode.Scalar], at index: Int) -> Int? {
+    /// Whether the scalar at `index` would let GFM's extended autolinks start a link over raw text (where
+    /// the escapes around it would show): the `:` of `://` (`ftp://`, or `1https://`, which chatmail does
+    /// not link) and the `.` of `www.`. Escaping it turns the trigger into plain text. (GFM links mail
+    /// addresses after parsing, in plain text, so those links read exactly as the mail did.)
+    static func opensExtendedAutolink(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
+        switch scalars[index] {
+        case ":": return matches("://", scalars, at: index)
+        case ".": return index >= 3 && matches("www.", scalars, at: index - 3)
+        default: return false
+        }
+    }
+
+    /// Where a URL starting at `index` with `scheme` (`http://` and `https://` by default) ends, GFM-style:
+    /// it runs to whitespace or `<`, then loses trailing punctuation and unbalanced closing parentheses.
+    /// `nil` when no URL starts there.
+    static func urlEnd(in scalars: [Unicode.Scalar], at index: Int, scheme: String? = nil) -> Int? {
         if index > 0, scalars[index - 1].isWordCharacter { return nil }
-        guard let scheme = ["https://", "http://"].first(where: { matches($0, scalars, at: index) }) else { return nil }
+        guard let scheme = (scheme.map { [$0] } ?? ["https://", "http://"]).first(where: { matches($0, scalars, at: index) }) else {
+            return nil
+        }
         let start = index + scheme.unicodeScalars.count
+        // `www.` must name a host; a URL scheme may be followed by anything that is not a space.
+        if scheme == "www.", !(start < scalars.count && (scalars[start].isASCIILetter || scalars[start].isASCIIDigit)) { return nil }
         var end = start
         while end < scalars.count, !scalars[end].properties.isWhitespace, !"<>\"`".unicodeScalars.contains(scalars[end]) {
             end += 1
@@ -159,19 +205,37 @@ public enum MarkdownText {
     }
 
     /// The URL as an autolink destination. Backslash escapes do not work inside `<…>`, so the few
-    /// characters that matter are percent-encoded: `|` (GFM splits table cells before inline parsing),
-    /// `\`, and anything outside printable ASCII stays as it is (autolinks allow it).
+    /// characters that matter are percent-encoded: `|` (GFM splits table cells before inline parsing)
+    /// and `\`; anything outside printable ASCII stays as it is (autolinks allow it). Parsers decode
+    /// entity references in autolinks, so an `&` that begins one (`&amp;`, `&#60;`) is written `&amp;`:
+    /// the link and its text then say what the mail said.
     static func autolinkDestination(_ url: String) -> String {
+        let scalars = Array(url.unicodeScalars)
         var output = ""
-        for scalar in url.unicodeScalars {
+        for (index, scalar) in scalars.enumerated() {
             switch scalar {
             case "|": output += "%7C"
             case "\\": output += "%5C"
-            case " ": output += "%20"
+            case "&" where beginsEntityReference(scalars, at: index): output += "&amp;"
             default: output.unicodeScalars.append(scalar)
             }
         }
         return output
+    }
+
+    /// Whether the `&` at `index` could begin an entity or numeric character reference: `&name;`,
+    /// `&#123;` or `&#x7B;` (generously: any letters and digits).
+    static func beginsEntityReference(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
+        var position = index + 1
+        if position < scalars.count, scalars[position] == "#" {
+            position += 1
+            if position < scalars.count, scalars[position] == "x" || scalars[position] == "X" { position += 1 }
+        }
+        let start = position
+        while position < scalars.count, position - start <= 32, scalars[position].isASCIIDigit || scalars[position].isASCIILetter {
+            position += 1
+        }
+        return position > start && position < scalars.count && scalars[position] == ";"
     }
 
     /// A link destination for a relative path chatmail made itself (already safe characters), in

@@ -10,12 +10,13 @@ public enum SafeFileName {
     /// Names longer than this (in UTF-8 bytes, extension included) are cut.
     public static let maximumBytes = 100
 
-    /// Base names the export itself writes beside conversation files, or that Windows reserves.
+    /// Base names the export itself writes beside conversation files, or that Windows reserves (device
+    /// names, with the digits 0–9 and the superscripts ¹ ² ³ Windows also accepts).
     static let reserved: Set<String> = {
         var names: Set<String> = ["index", "attachments", "con", "prn", "aux", "nul"]
-        for number in 1...9 {
-            names.insert("com\(number)")
-            names.insert("lpt\(number)")
+        for number in ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "¹", "²", "³"] {
+            names.insert("com" + number)
+            names.insert("lpt" + number)
         }
         return names
     }()
@@ -74,7 +75,9 @@ public enum SafeFileName {
         cleaned = capped(cleaned, bytes: maximumBytes - 12 - ext.utf8.count)
         while cleaned.hasSuffix(".") || cleaned.hasSuffix("-") { cleaned.removeLast() }
         if cleaned.isEmpty { cleaned = fallback }
-        if reserved.contains(cleaned.lowercased()) { cleaned += "-file" }
+        // Windows reserves a device name whatever extensions follow it: `CON.tar.gz` is `CON`.
+        let device = cleaned.prefix { $0 != "." }
+        if reserved.contains(device.lowercased()) { cleaned = device + "-file" + cleaned.dropFirst(device.count) }
         return (cleaned, ext)
     }
 
@@ -104,19 +107,26 @@ public enum SafeFileName {
 
         /// - Parameter taken: names already in use, such as `index.md`.
         public init(taken: Set<String> = []) {
-            self.taken = Set(taken.map { $0.lowercased() })
+            self.taken = Set(taken.map(Self.folded))
         }
 
         public mutating func claim(base: String, extension ext: String) -> String {
             let suffix = ext.isEmpty ? "" : "." + ext
             var candidate = base + suffix
             var number = 2
-            while taken.contains(candidate.lowercased()) {
+            while taken.contains(Self.folded(candidate)) {
                 candidate = "\(base)-\(number)\(suffix)"
                 number += 1
             }
-            taken.insert(candidate.lowercased())
+            taken.insert(Self.folded(candidate))
             return candidate
+        }
+
+        /// The name as case-insensitive file systems compare it, or a little more: upper-casing first
+        /// folds what `lowercased()` keeps apart (`ς` and `σ`, `ß` and `SS`). Folding too much only costs
+        /// a suffix; folding too little would let one file replace another.
+        static func folded(_ name: String) -> String {
+            name.uppercased().lowercased()
         }
     }
 }
