@@ -51,5 +51,11 @@ import Testing
     @Test("singleLine folds whitespace")
     func singleLine() {
         #expect(TerminalSafeText.singleLine("  Re:\n\tLunch   tomorrow \r\n") == "Re: Lunch tomorrow")
+        // The clean-ASCII fast path and the general path agree, spaces at either end included.
+        for text in ["", "a", "Re: Lunch", " a", "a ", "a  b", "a\u{7F}b", "a\u{1B}b", "x y z", "é b"] {
+            let general = text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+                .unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(String.init).joined()
+            #expect(TerminalSafeText.singleLine(text) == general, "\(text.debugDescription)")
+        }
     }
 }

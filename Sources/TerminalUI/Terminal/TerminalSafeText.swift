@@ -16,6 +16,21 @@ public enum TerminalSafeText {
     /// Sanitizes `text` and folds it onto one line: newlines and tabs become spaces and runs of
     /// whitespace collapse. For list rows, titles and headers.
     public static func singleLine(_ text: String) -> String {
+        // Fast path: printable ASCII with single spaces between words is already one clean line.
+        var previousWasSpace = true  // a leading space is not clean either
+        var clean = true
+        for byte in text.utf8 {
+            if byte == 0x20 {
+                if previousWasSpace { clean = false; break }
+                previousWasSpace = true
+            } else if byte > 0x20 && byte < 0x7F {
+                previousWasSpace = false
+            } else {
+                clean = false
+                break
+            }
+        }
+        if clean && (!previousWasSpace || text.isEmpty) { return text }
         var result = ""
         var pendingSpace = false
         for character in sanitize(text) {
