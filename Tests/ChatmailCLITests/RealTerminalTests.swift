@@ -8,7 +8,8 @@ import Testing
 @Suite(.serialized) struct RealTerminalTests {
     /// A private tmux server, so tests never touch a user's sessions.
     final class Tmux {
-        let socket = "chatmail-test-\(UUID().uuidString.prefix(8))"
+        /// The server's socket, in the test's temporary directory so that it can be removed afterwards.
+        let socket = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-tmux-\(UUID().uuidString.prefix(8))").path
         static let executable = Tmux.locate()
 
         /// tmux, installed with apt when it is missing (CI has already run `apt-get update`).
@@ -25,7 +26,7 @@ import Testing
         @discardableResult
         func run(_ arguments: [String]) async throws -> String {
             guard let tmux = Self.executable else { throw TmuxMissing() }
-            let command = [tmux, "-L", socket, "-f", "/dev/null"] + arguments
+            let command = [tmux, "-S", socket, "-f", "/dev/null"] + arguments
             return try await withCheckedThrowingContinuation { continuation in
                 Thread { continuation.resume(with: Result { try Self.shell(command) }) }.start()
             }
@@ -82,8 +83,9 @@ import Testing
 
         deinit {
             if let tmux = Self.executable {
-                _ = try? Self.shell([tmux, "-L", socket, "kill-server"])  // best-effort cleanup of the private server
+                _ = try? Self.shell([tmux, "-S", socket, "kill-server"])  // best-effort cleanup of the private server
             }
+            try? FileManager.default.removeItem(atPath: socket)  // best-effort cleanup: the socket file stays after kill-server
         }
     }
 
