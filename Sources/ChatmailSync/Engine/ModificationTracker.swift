@@ -13,4 +13,10 @@ public actor ModificationTracker {
     public func record(_ conversations: Set<ConversationID>) {
         changed.formUnion(conversations)
     }
+
+    /// Forgets the previous run's conversations. ``SyncEngine/run(account:full:)`` calls it first, so
+    /// an engine that lives across runs reports each run's changes, not everything since it was made.
+    public func beginRun() {
+        changed.removeAll()
+    }
 }

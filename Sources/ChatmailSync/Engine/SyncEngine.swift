@@ -35,6 +35,7 @@ public struct SyncEngine: Sendable {
 
     public func run(account: Account, full: Bool = false) async throws -> SyncReport {
         let start = ContinuousClock.now
+        await tracker.beginRun()
         let pendingSent = try await pusher.pushDue(account: account.id)
         let (storedHistoryID, hasCursor) = try await store.write { tx in
             (try tx.historyID(of: account.id), try tx.syncCursor(of: account.id) != nil)

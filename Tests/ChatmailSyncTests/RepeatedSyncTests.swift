@@ -5,9 +5,10 @@ import GmailAPI
 @testable import GmailEmulator
 import Testing
 
-/// Gmail's history occasionally misses a label change. The periodic reconciliation re-reads recent
-/// messages' labels, so such drift heals within the hour instead of lasting for ever.
-@Suite struct ReconciliationTests {
+/// What only shows over several runs of one engine: the periodic reconciliation (Gmail's history
+/// occasionally misses a label change; re-reading recent messages' labels heals such drift within the
+/// hour instead of leaving it for ever), and per-run change tracking.
+@Suite struct RepeatedSyncTests {
     @Test("drift that history never reported is caught by reconciliation, and only when it is due")
     func driftHeals() async throws {
         let seeded: [([UInt8], [String]?)] = [
@@ -45,6 +46,25 @@ import Testing
             #expect(conversations.allSatisfy { $0.unreadCount == 0 })
             #expect(conversations.first { $0.title.hasPrefix("Bob") }?.isArchived == true)
             #expect(await healing.tracker.changed.count == 2)
+        }
+    }
+
+    @Test("an engine reused across runs reports each run's changed conversations, not all since it was made")
+    func trackerIsPerRun() async throws {
+        let seeded: [([UInt8], [String]?)] = [
+            (rawMessage(1, from: "Alice <alice@example.com>"), ["INBOX", "UNREAD"]),
+            (rawMessage(2, from: "Bob <bob@example.com>"), ["INBOX"]),
+            (rawMessage(3, from: "Carol <carol@example.com>"), ["INBOX"]),
+        ]
+        try await withSyncSetup(mailbox: .messages(seeded)) { emulator, store, account, _ in
+            let engine = makeEngine(emulator, store)
+            let initial = try await engine.run(account: account)
+            #expect(initial.conversationsUpdated == 3)
+            _ = await emulator.mailbox.insert(raw: rawMessage(4, from: "Alice <alice@example.com>"), labelNames: ["INBOX"])
+            let incremental = try await engine.run(account: account)
+            #expect(incremental.mode == .incremental)
+            #expect(incremental.conversationsUpdated == 1)
+            #expect(await engine.tracker.changed.count == 1)
         }
     }
 }
