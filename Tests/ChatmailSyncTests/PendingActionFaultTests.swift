@@ -85,7 +85,9 @@ func aliceInbox(_ count: Int) -> [(raw: [UInt8], labels: [String]?)] {
             let before = await harness.serverLabels()
             await harness.setFaults([FaultRule(method: "messages.modify", probability: 1, kind: .insufficientScope)])
             _ = try await harness.perform(.archive, on: "alice")
-            _ = try await harness.sync()
+            let report = try await harness.sync()
+            // No mail changed in Gmail, but restoring Alice's labels changed her conversation locally.
+            #expect(report.conversationsUpdated == 1 && report.labelChanges == 0)
             var action = try #require(try await harness.actions().first)
             #expect(action.status == .abandoned && action.attempts == 1)
             #expect(action.lastError?.contains("insufficientPermissions") == true)

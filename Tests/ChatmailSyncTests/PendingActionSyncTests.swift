@@ -33,8 +33,14 @@ struct QueueHarness {
 
     var queue: ActionQueue { ActionQueue(store: store) }
 
+    /// A sync whose push and pull share one tracker, as `chatmail sync` does.
     func sync() async throws -> SyncReport {
-        try await SyncEngine(store: store, gmail: client, pusher: sender, chunkSize: 50, reconcileEveryMs: .max).run(account: account)
+        let tracker = ModificationTracker()
+        let pusher = PendingActionSender(
+            store: store, gmail: client, clock: clock.clock, random: FixedRandom(fraction: 0.5), tracker: tracker)
+        return try await SyncEngine(
+            store: store, gmail: client, pusher: pusher, tracker: tracker, chunkSize: 50, reconcileEveryMs: .max
+        ).run(account: account)
     }
 
     /// Gmail ids in the order of their Date header (rawMessage numbers).

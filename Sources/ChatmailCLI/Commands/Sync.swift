@@ -23,8 +23,10 @@ struct Sync: AsyncParsableCommand {
         let settings = try GmailSettings.resolve(environment: env.environment)
         let client = try GmailSession.client(environment: env, settings: settings)
         let progress = ProgressLine(enabled: !json && isatty(STDERR_FILENO) == 1)
-        let pusher = PendingActionSender(store: store, gmail: client, clock: env.clock)
-        let engine = SyncEngine(store: store, gmail: client, pusher: pusher, progress: { progress.show($0) })
+        // One tracker for the push and the pull, so the summary counts conversations either changed.
+        let tracker = ModificationTracker()
+        let pusher = PendingActionSender(store: store, gmail: client, clock: env.clock, tracker: tracker)
+        let engine = SyncEngine(store: store, gmail: client, pusher: pusher, tracker: tracker, progress: { progress.show($0) })
         let abandonedBefore = try Self.abandonedActions(store, account)
         let report = try await engine.run(account: account, full: full)
         progress.finish()
@@ -50,7 +52,8 @@ struct Sync: AsyncParsableCommand {
         if report.pendingSent > 0 { parts.append("\(actions(report.pendingSent)) sent") }
         if abandonedActions > 0 { parts.append("\(actions(abandonedActions)) abandoned (see `chatmail pending`)") }
         if report.abandoned > 0 { parts.append("\(report.abandoned) failed (retried next sync; see `chatmail status`)") }
-        return "Synced (\(report.mode.rawValue)): \(parts.joined(separator: ", ")); \(report.conversationsUpdated) conversations updated in \(String(format: "%.1f", report.seconds)) s."
+        let conversations = report.conversationsUpdated == 1 ? "1 conversation" : "\(report.conversationsUpdated) conversations"
+        return "Synced (\(report.mode.rawValue)): \(parts.joined(separator: ", ")); \(conversations) updated in \(String(format: "%.1f", report.seconds)) s."
     }
 }
 

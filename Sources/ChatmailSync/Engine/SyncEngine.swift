@@ -26,7 +26,7 @@ public struct SyncEngine: Sendable {
         self.store = store
         self.gmail = gmail
         self.persister = persister
-        self.pusher = pusher ?? PendingActionSender(store: store, gmail: gmail)
+        self.pusher = pusher ?? PendingActionSender(store: store, gmail: gmail, tracker: tracker)
         self.tracker = tracker
         self.chunkSize = max(1, chunkSize)
         self.reconcileEveryMs = reconcileEveryMs

@@ -16,7 +16,7 @@ extension PendingActionSender {
             } catch let error as GmailAPIError where Self.disposition(of: error) != .stopRun {
                 break  // Gmail unreachable: the ids stay in label_recheck, and the next run re-reads them
             }
-            try await store.write { tx in
+            let touched = try await store.write { tx -> Set<ConversationID> in
                 let protected = try tx.protectedGmailIDs(in: account)
                 let local = try tx.labelIDs(ofMessages: outcome.messages.map(\.id), in: account)
                 var touched = Set<ConversationID>()
@@ -29,7 +29,9 @@ extension PendingActionSender {
                 touched.formUnion(try tx.deleteMessages(gmailIDs: outcome.gone, in: account))
                 try tx.clearLabelRechecks(outcome.messages.map(\.id) + outcome.gone, in: account)
                 try tx.recomputeRollups(for: touched)
+                return touched
             }
+            await tracker?.record(touched)
             total += outcome.messages.count + outcome.gone.count
             if !outcome.failed.isEmpty { break }
         }

@@ -35,6 +35,9 @@ public struct PendingActionSender: PendingActionPusher {
     public let random: any RandomSource
     /// Completed actions are kept this long (for `pending list --all`), then pruned.
     public let keepCompletedMs: Int64
+    /// Told about every conversation whose local labels the push changed (confirmed or restored from
+    /// Gmail), so a sync's summary counts them; `nil` outside a sync.
+    public let tracker: ModificationTracker?
 
     /// Below this many ids an action uses one `modify` per message (5 units each, and each answer
     /// confirms the message's labels); from it on, `batchModify` (50 units per 1000 ids).
@@ -43,7 +46,7 @@ public struct PendingActionSender: PendingActionPusher {
     public init(
         store: ChatmailStore, gmail: GmailClient, schedule: BackoffSchedule = BackoffSchedule(),
         clock: @escaping ChatmailStore.Clock = ChatmailStore.systemClock, random: any RandomSource = SystemRandomSource(),
-        keepCompletedMs: Int64 = 7 * 86_400_000
+        keepCompletedMs: Int64 = 7 * 86_400_000, tracker: ModificationTracker? = nil
     ) {
         self.store = store
         self.gmail = gmail
@@ -52,6 +55,7 @@ public struct PendingActionSender: PendingActionPusher {
         self.clock = clock
         self.random = random
         self.keepCompletedMs = keepCompletedMs
+        self.tracker = tracker
     }
 
     /// What one run did.
@@ -228,7 +232,7 @@ public struct PendingActionSender: PendingActionPusher {
         action.targetIDs.removeAll { gone.contains($0) }
         action.sentIDs.removeAll { gone.contains($0) }
         let finished = action
-        try await store.write { tx in
+        let touched = try await store.write { tx -> Set<ConversationID> in
             try tx.savePendingAction(finished)
             var touched = try tx.deleteMessages(gmailIDs: delivery.gone, in: account)
             if !finished.isLive {
@@ -250,7 +254,9 @@ public struct PendingActionSender: PendingActionPusher {
                 try tx.enqueueLabelRecheck(recheck, in: account)
             }
             try tx.recomputeRollups(for: touched)
+            return touched
         }
+        await tracker?.record(touched)
     }
 
     // MARK: Errors
