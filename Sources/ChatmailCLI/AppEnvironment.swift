@@ -100,11 +100,9 @@ struct AppEnvironment {
     /// screen (see ``Pager``); otherwise, or when the pager cannot start, writes it directly.
     func present(_ text: String, paging: Bool) throws {
         if paging, stdoutIsTerminal, let command = Pager.command(environment: environment) {
+            // Output that fits on the screen is printed directly, as git does.
             let lineCount = text.utf8.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
-            if Pager.shouldPage(
-                lineCount: lineCount, screenRows: terminalRows(environment: environment),
-                stdoutIsTerminal: stdoutIsTerminal, disabled: false)
-            {
+            if lineCount > terminalRows(environment: environment) {
                 do {
                     try Pager(command: command).page(text, environment: environment)
                     return

@@ -22,11 +22,6 @@ struct Pager {
         return trimmed.isEmpty || trimmed == "cat" ? nil : trimmed
     }
 
-    /// Whether output of `lineCount` lines should go through a pager.
-    static func shouldPage(lineCount: Int, screenRows: Int, stdoutIsTerminal: Bool, disabled: Bool) -> Bool {
-        !disabled && stdoutIsTerminal && lineCount > screenRows
-    }
-
     /// Runs the pager with `text` on its standard input and waits for the user to leave it.
     ///
     /// Throws when the pager cannot start, so the caller can print directly instead. A pager that

@@ -146,11 +146,8 @@ public actor MailboxState {
     @discardableResult
     public func modifyWithoutHistory(_ id: String, add: [String], remove: [String]) throws(GmailError) -> StoredMessage {
         try validate(add: add, remove: remove)
-        guard var message = messages[id] else { throw .notFound }
-        message.labelIds.removeAll { remove.contains($0) && !add.contains($0) }
-        message.labelIds.append(contentsOf: add.filter { !message.labelIds.contains($0) })
-        messages[id] = message
-        return message
+        guard messages[id] != nil else { throw .notFound }
+        return applyLabels(id, add: add, remove: remove, recordHistory: false)
     }
 
     /// `batchModify`: skips unknown ids silently (contract §3.7 [emu]).
@@ -196,7 +193,7 @@ public actor MailboxState {
     }
 
     @discardableResult
-    private func applyLabels(_ id: String, add: [String], remove: [String]) -> StoredMessage {
+    private func applyLabels(_ id: String, add: [String], remove: [String], recordHistory: Bool = true) -> StoredMessage {
         guard var message = messages[id] else { preconditionFailure("applyLabels on missing message \(id)") }
         let added = add.reduce(into: [String]()) { acc, l in if !message.labelIds.contains(l) && !acc.contains(l) { acc.append(l) } }
         let removed = remove.reduce(into: [String]()) { acc, l in
@@ -205,6 +202,10 @@ public actor MailboxState {
         guard !added.isEmpty || !removed.isEmpty else { return message }
         message.labelIds.removeAll { removed.contains($0) }
         message.labelIds.append(contentsOf: added)
+        guard recordHistory else {
+            messages[id] = message
+            return message
+        }
         message.historyId = nextHistoryId()
         messages[id] = message
         var changes: [HistoryChange] = []

@@ -41,7 +41,7 @@ public struct ConversationMarkdown: Sendable {
         lines.append("# " + MarkdownText.escapeLine(Substring(oneLine(transcript.conversation.title)), atLineStart: false, headingContent: true))
         var previous: TranscriptMessage?
         for message in transcript.messages {
-            if previous.map({ !time.isSameDay($0.internalDateMs, message.internalDateMs) }) ?? true {
+            if previous.map({ time.dayNumber($0.internalDateMs) != time.dayNumber(message.internalDateMs) }) ?? true {
                 lines.append("")
                 lines.append("## " + time.dayHeading(message.internalDateMs))
             }
