@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The package root, for fixtures and the shared corpus.
+/// The package root, for fixtures and the corpus.
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// Writes `text` to a temporary file and returns its path.

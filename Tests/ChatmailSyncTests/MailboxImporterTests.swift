@@ -41,7 +41,7 @@ func expectSameDump(_ lhs: [String], _ rhs: [String], sourceLocation: SourceLoca
 }
 
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-let corpusRoot = repositoryRoot.appendingPathComponent("../shared/corpus").standardizedFileURL
+let corpusRoot = repositoryRoot.appendingPathComponent("Fixtures/corpus")
 
 @Suite struct MailboxImporterTests {
     @Test("importing the whole corpus twice changes nothing, and a fresh import gives the same database")

@@ -6,7 +6,7 @@ import Testing
 @Suite struct ConformanceTests {
     static var discovery: JSONValue {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let url = root.appendingPathComponent("../shared/gmail/gmail-v1-discovery.json").standardizedFileURL
+        let url = root.appendingPathComponent("Fixtures/gmail/gmail-v1-discovery.json")
         return (try? Data(contentsOf: url)).flatMap { JSONValue.parse([UInt8]($0)) } ?? .null
     }
 

@@ -15,7 +15,7 @@ import Testing
     @Test("every corpus message goes through parse → text → sanitize: no crash, no hang, text whenever the body has text")
     func wholeCorpus() async throws {
         let files = Corpus.emlFiles()
-        try #require(files.count > 2000, "the shared corpus must be beside the repository (found \(files.count) files)")
+        try #require(files.count > 2000, "the corpus must be in Fixtures/corpus (found \(files.count) files)")
         let pipeline = TextPipeline()
         var bytesTotal = 0
         var withText = 0

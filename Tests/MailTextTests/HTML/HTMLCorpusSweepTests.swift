@@ -2,7 +2,7 @@ import Foundation
 import MailText
 import Testing
 
-/// Runs the sanitizer and the text converter over every HTML-looking mail in the shared corpus.
+/// Runs the sanitizer and the text converter over every HTML-looking mail in the corpus (`Fixtures/corpus`).
 ///
 /// The input is crude on purpose (raw bytes from the first `<html`, `<body` or `<div` to the end, MIME
 /// boundaries and quoted-printable included): it checks robustness, not output quality.

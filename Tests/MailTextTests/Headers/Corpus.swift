@@ -1,30 +1,31 @@
 import Foundation
 import Testing
 
-/// The shared e-mail corpus the sweep tests read (2,226 `.eml` files from 29 public test suites).
+/// The e-mail corpus the sweep tests read (2,226 `.eml` files from 29 public test suites), kept in
+/// `Fixtures/corpus` with its sources and licences so that a fresh clone tests the same mail.
 enum Corpus {
-    /// `../shared/corpus` beside the repository, where CI's fresh clone and every developer machine
-    /// have it; resolved from this file so the working directory does not matter.
+    /// `Fixtures/corpus` of the repository, resolved from this file so the working directory does not
+    /// matter.
     static let root: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // Headers
         .deletingLastPathComponent()  // MailTextTests
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()  // the repository
-        .appendingPathComponent("../shared/corpus").standardizedFileURL
+        .appendingPathComponent("Fixtures/corpus")
 
     /// Every `.eml` file under the corpus, sorted by path so failures are reproducible.
     ///
-    /// A missing corpus is a failure, not a skip: CI always has `shared/` beside the clone, and a sweep
-    /// over zero files would pass without testing anything.
+    /// A missing corpus is a failure, not a skip: it is part of the repository, and a sweep over zero
+    /// files would pass without testing anything.
     static func emlFiles(sourceLocation: SourceLocation = #_sourceLocation) -> [URL] {
         guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else {
-            Issue.record("the shared corpus is missing at \(root.path)", sourceLocation: sourceLocation)
+            Issue.record("the corpus is missing at \(root.path)", sourceLocation: sourceLocation)
             return []
         }
         var files: [URL] = []
         for case let url as URL in walker where url.pathExtension == "eml" { files.append(url) }
         if files.count < 2000 {
-            Issue.record("expected the 2,226-message shared corpus at \(root.path), found \(files.count) files", sourceLocation: sourceLocation)
+            Issue.record("expected the 2,226-message corpus at \(root.path), found \(files.count) files", sourceLocation: sourceLocation)
         }
         return files.sorted { $0.path < $1.path }
     }

@@ -2,7 +2,7 @@ import Foundation
 import MailText
 import Testing
 
-/// Runs the cleaner over every message body in the shared corpus: no crash, never blank for visible input.
+/// Runs the cleaner over every message body in the corpus (`Fixtures/corpus`): no crash, never blank for visible input.
 @Suite struct PlainCorpusSweepTests {
     static let corpus = Corpus.root
 
@@ -40,7 +40,7 @@ import Testing
     @Test("cleans every corpus body without crashing or blanking it")
     func sweep() throws {
         let bodies = Self.bodies()
-        try #require(!bodies.isEmpty, "the shared corpus is missing")
+        try #require(!bodies.isEmpty, "the corpus in Fixtures/corpus is missing")
         var quotes = 0
         var signatures = 0
         var forwards = 0
