@@ -25,6 +25,8 @@ public actor MailboxState {
     private var records: [HistoryRecord] = []
     /// Smallest `startHistoryId` still answerable (records after it are all retained).
     private var oldestValidStart: UInt64
+    /// Where successful changes are written, when the mailbox must survive a restart.
+    private var journal: MailboxJournal?
 
     public init(account: String, seed: UInt64, historyRetention: Int? = nil, aliases: [String] = []) {
         self.account = account.lowercased()
@@ -101,6 +103,7 @@ public actor MailboxState {
         insertInOrder(message)
         if recordHistory {
             append(HistoryRecord(id: historyId, changes: [.messageAdded(message.reference)]))
+            journal?.append(.insert(raw: Data(raw), labels: labelNames, internalDateMs: internalDateMs))
         } else {
             oldestValidStart = historyId
         }
@@ -138,6 +141,7 @@ public actor MailboxState {
     public func modify(_ id: String, add: [String], remove: [String]) throws(GmailError) -> StoredMessage {
         try validate(add: add, remove: remove)
         guard messages[id] != nil else { throw .notFound }
+        journal?.append(.modify(ids: [id], add: add, remove: remove, history: true))
         return applyLabels(id, add: add, remove: remove)
     }
 
@@ -147,12 +151,14 @@ public actor MailboxState {
     public func modifyWithoutHistory(_ id: String, add: [String], remove: [String]) throws(GmailError) -> StoredMessage {
         try validate(add: add, remove: remove)
         guard messages[id] != nil else { throw .notFound }
+        journal?.append(.modify(ids: [id], add: add, remove: remove, history: false))
         return applyLabels(id, add: add, remove: remove, recordHistory: false)
     }
 
     /// `batchModify`: skips unknown ids silently (contract §3.7 [emu]).
     public func batchModify(_ ids: [String], add: [String], remove: [String]) throws(GmailError) {
         try validate(add: add, remove: remove)
+        journal?.append(.modify(ids: ids, add: add, remove: remove, history: true))
         for id in ids where messages[id] != nil { applyLabels(id, add: add, remove: remove) }
     }
 
@@ -161,6 +167,7 @@ public actor MailboxState {
     public func trash(_ id: String) throws(GmailError) -> StoredMessage {
         guard let message = messages[id] else { throw .notFound }
         let hadInbox = message.labelIds.contains("INBOX")
+        journal?.append(.trash(id: id))
         let result = applyLabels(id, add: ["TRASH"], remove: ["INBOX"])
         if hadInbox { messages[id]?.hadInboxBeforeTrash = true }
         return messages[id] ?? result
@@ -170,6 +177,7 @@ public actor MailboxState {
     @discardableResult
     public func untrash(_ id: String) throws(GmailError) -> StoredMessage {
         guard let message = messages[id] else { throw .notFound }
+        journal?.append(.untrash(id: id))
         let restore = message.hadInboxBeforeTrash && message.labelIds.contains("TRASH") ? ["INBOX"] : []
         messages[id]?.hadInboxBeforeTrash = false
         return applyLabels(id, add: restore, remove: ["TRASH"])
@@ -178,6 +186,7 @@ public actor MailboxState {
     /// Permanent deletion: a `messagesDeleted` record.
     public func delete(_ id: String) throws(GmailError) {
         guard let message = messages.removeValue(forKey: id) else { throw .notFound }
+        journal?.append(.delete(id: id))
         order.removeAll { $0 == id }
         append(HistoryRecord(id: nextHistoryId(), changes: [.messageDeleted(message.reference)]))
     }
@@ -213,6 +222,27 @@ public actor MailboxState {
         if !removed.isEmpty { changes.append(.labelsRemoved(message.reference, removed)) }
         append(HistoryRecord(id: message.historyId, changes: changes))
         return message
+    }
+
+    // MARK: Journal
+
+    /// Writes every later successful change to `journal`.
+    func record(to journal: MailboxJournal) { self.journal = journal }
+
+    /// Re-applies one journaled change, as the request that made it did.
+    ///
+    /// - throws: ``GmailError`` when the change no longer fits the mailbox (its files were changed
+    ///   since the journal was written).
+    func apply(_ entry: MailboxJournal.Entry) throws(GmailError) {
+        switch entry {
+        case .modify(let ids, let add, let remove, let history):
+            for id in ids where messages[id] != nil { applyLabels(id, add: add, remove: remove, recordHistory: history) }
+        case .trash(let id): try trash(id)
+        case .untrash(let id): try untrash(id)
+        case .delete(let id): try delete(id)
+        case .insert(let raw, let labels, let internalDateMs): insert(raw: [UInt8](raw), labelNames: labels, internalDateMs: internalDateMs)
+        case .refreshTokenIssued, .tokenRevoked: break  // the OAuth server's
+        }
     }
 
     // MARK: History

@@ -28,6 +28,8 @@ public actor OAuthServer {
     private var accessTokens: [String: Date] = [:]
     private var refreshTokens: Set<String> = []
     private var staticTokens: Set<String>
+    /// Where issued refresh tokens and revocations are written, when logins must survive a restart.
+    private var journal: MailboxJournal?
     /// When set, the authorisation endpoint answers `error=access_denied` (the user declined).
     public var denyNextAuthorization = false
 
@@ -56,8 +58,18 @@ public actor OAuthServer {
     public func issueTokens() -> (access: String, refresh: String) {
         let refresh = "1//emu-rt-" + token()
         refreshTokens.insert(refresh)
+        journal?.append(.refreshTokenIssued(refresh))
         return (newAccessToken(), refresh)
     }
+
+    /// Accepts a refresh token issued by an earlier run (journal replay).
+    func accept(refreshToken: String) { refreshTokens.insert(refreshToken) }
+
+    /// Forgets a token revoked in an earlier run (journal replay).
+    func forget(token: String) { refreshTokens.remove(token) }
+
+    /// Writes every later refresh token and revocation to `journal`.
+    func record(to journal: MailboxJournal) { self.journal = journal }
 
     private func token() -> String { String(random.next(), radix: 36) + String(random.next(), radix: 36) }
 
@@ -135,7 +147,11 @@ public actor OAuthServer {
     /// `POST /revoke`: revokes an access or refresh token (form field or query `token`).
     func revoke(_ request: EmulatorRequest) -> EmulatorResponse {
         let token = request.form.first { $0.0 == "token" }?.1 ?? request.param("token") ?? ""
-        if refreshTokens.remove(token) != nil || accessTokens.removeValue(forKey: token) != nil {
+        if refreshTokens.remove(token) != nil {
+            journal?.append(.tokenRevoked(token))
+            return .json(.object([]))
+        }
+        if accessTokens.removeValue(forKey: token) != nil {
             return .json(.object([]))
         }
         return oauthError(400, "invalid_token", "Token expired or revoked")

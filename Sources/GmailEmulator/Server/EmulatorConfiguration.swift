@@ -24,6 +24,9 @@ public struct EmulatorConfiguration: Sendable {
     /// History records retained (`nil` = all).
     public var historyRetention: Int?
     public var oauth = OAuthServer.Settings()
+    /// A file where changes to the mailbox and issued logins are kept across restarts (`nil` = none:
+    /// every start serves the mailbox as loaded). See ``MailboxJournal``.
+    public var journalPath: String?
     /// Leaf parts larger than this get an `attachmentId` instead of inline data.
     public var inlineBodyLimit = 512 * 1024
 

@@ -14,9 +14,13 @@ public enum EmulatorServer {
         let mailbox = MailboxState(account: configuration.account, seed: configuration.seed,
                                    historyRetention: configuration.historyRetention, aliases: configuration.aliases)
         try await MailboxLoader.load(configuration.mailbox, into: mailbox, seed: configuration.seed)
+        let oauth = OAuthServer(settings: configuration.oauth, seed: configuration.seed)
+        if let journalPath = configuration.journalPath {
+            try await MailboxJournal(path: journalPath).replay(into: mailbox, oauth: oauth)
+        }
         let base = BaseURLBox()
         let core = EmulatorCore(
-            mailbox: mailbox, oauth: OAuthServer(settings: configuration.oauth, seed: configuration.seed),
+            mailbox: mailbox, oauth: oauth,
             faults: FaultInjector(seed: configuration.seed), quota: QuotaLedger(unitsPerSecond: configuration.quotaUnitsPerSecond),
             log: RequestLog(), inlineLimit: configuration.inlineBodyLimit, baseURL: { base.value })
 
