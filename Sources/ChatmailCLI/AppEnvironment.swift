@@ -114,6 +114,11 @@ struct AppEnvironment {
         try write(text)
     }
 
+    /// Tells the user something on stderr, one line, without disturbing the output on stdout.
+    func note(_ text: String) {
+        FileHandle.standardError.write(Data("chatmail: \(TerminalSafeText.singleLine(text))\n".utf8))
+    }
+
     /// Writes command output to stdout in one piece.
     func write(_ text: String) throws {
         do {

@@ -54,6 +54,11 @@ enum ExitStatus: Int32, Sendable {
             switch error {
             case .invalidURL: self = .usage
             }
+        case let error as DemoError:
+            switch error {
+            case .homeHoldsAccount: self = .usage
+            case .emulatorMissing, .emulatorFailed, .mailboxMissing, .unreadableMarker: self = .failure
+            }
         case is SearchError:
             self = .usage
         case let error as ExportError:

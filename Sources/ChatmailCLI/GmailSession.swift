@@ -25,6 +25,49 @@ enum GmailSession {
     }
 }
 
+/// The Gmail one command talks to, open for as long as the command needs it.
+///
+/// For a real account that is Google (or whatever the environment points at). For the demo's home it
+/// is the emulator serving the demo mailbox, started here and stopped by ``close()``: the demo keeps
+/// no server running between commands, yet `sync`, `pending run` and `export --attachments` work
+/// there as they would against Gmail.
+final class GmailConnection {
+    let settings: GmailSettings
+    let client: GmailClient
+    private let emulator: EmulatorChild?
+
+    private init(settings: GmailSettings, client: GmailClient, emulator: EmulatorChild?) {
+        self.settings = settings
+        self.client = client
+        self.emulator = emulator
+    }
+
+    /// Connects the logged-in account of `env`'s home.
+    ///
+    /// A demo home uses its own emulator unless the environment names a Gmail API URL itself.
+    /// - throws: ``StoreError/noAccount`` without a saved login; ``DemoError`` when the demo's
+    ///   emulator cannot start; ``GmailSettings/Problem`` for a malformed endpoint.
+    static func open(_ env: AppEnvironment) throws -> GmailConnection {
+        if env.environment["CHATMAIL_GMAIL_API_URL"] == nil, let demo = try DemoHome.existing(at: env.home) {
+            let emulator = try demo.startEmulator(home: env.home)
+            let settings = DemoHome.settings(for: emulator)
+            do {
+                return GmailConnection(
+                    settings: settings, client: try GmailSession.client(environment: env, settings: settings), emulator: emulator)
+            } catch {
+                emulator.stop()
+                throw error
+            }
+        }
+        let settings = try GmailSettings.resolve(environment: env.environment)
+        return GmailConnection(settings: settings, client: try GmailSession.client(environment: env, settings: settings), emulator: nil)
+    }
+
+    /// Stops the demo's emulator, if this connection started one. Call it once the client's work is
+    /// done (a `defer` right after opening).
+    func close() { emulator?.stop() }
+}
+
 /// One sync per account at a time: an exclusive `flock` on a file in the home, held for the process's
 /// life and released by the kernel even when the process is killed.
 final class SyncLock {

@@ -10,67 +10,138 @@ import TerminalUI
 
 /// `chatmail demo`: the whole product against the local Gmail emulator, in one command.
 ///
-/// Starts `gmail-emulator` as a child process on 127.0.0.1 with the shipped demo mailbox (real messages
-/// from the shared corpus), logs in through the real OAuth loopback + PKCE flow (the emulator approves at
-/// once; the demo follows the redirect the way a browser would), syncs, and prints `conversations` and
-/// one `show`. The emulator is stopped afterwards.
+/// Serves the shipped demo mailbox (real mailing-list messages) through `gmail-emulator` on 127.0.0.1,
+/// logs in as one of the people on that list through the real OAuth loopback + PKCE flow (the emulator
+/// approves at once; the demo follows the redirect the way a browser would), syncs, and prints
+/// `conversations` and one `show`.
+///
+/// The demo keeps one home, so a second run syncs incrementally and every command tried afterwards
+/// works on the same mailbox (see ``DemoHome``). Its output is the same on every machine at the same
+/// width and time zone, which is what lets the README show it verbatim.
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run chatmail end to end against the local Gmail emulator (login, sync, conversations, show).")
+        abstract: "Run chatmail end to end against the local Gmail emulator (login, sync, conversations, show).",
+        discussion: """
+            The demo's home is --home, else $CHATMAIL_HOME, else `demo` inside the data directory \
+            ($XDG_DATA_HOME/chatmail/demo, else ~/.local/share/chatmail/demo). Later runs reuse it, and \
+            every other command works there too: commands that talk to Gmail start the emulator themselves.
+            """)
 
     @OptionGroup var global: GlobalOptions
 
     @Option(help: ArgumentHelp("A directory of .eml files (with labels.json and ME) to serve.", valueName: "dir"))
     var mailbox: String?
 
+    /// The conversations listed, and the messages of the one shown.
+    static let listLimit = 8
+    static let showLimit = 4
+
     func run() async throws {
+        let processEnvironment = ProcessInfo.processInfo.environment
         var options = global
-        if options.home == nil {
-            options.home = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-demo-\(UUID().uuidString)").path
-        }
+        let usesDefaultHome = options.home == nil && (processEnvironment["CHATMAIL_HOME"] ?? "").isEmpty
+        if usesDefaultHome { options.home = DemoHome.defaultLocation(environment: processEnvironment).path }
         let env = AppEnvironment(options)
-        let mailboxDirectory = try mailbox.map { URL(fileURLWithPath: $0) } ?? Self.defaultMailbox()
-        let me = (try? String(contentsOf: mailboxDirectory.appendingPathComponent("ME"), encoding: .utf8))?  // absent: the emulator's default owner
-            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "me@example.com"
-
-        let emulator = try EmulatorChild(mailbox: mailboxDirectory, me: me)
-        defer { emulator.stop() }
-        let base = emulator.baseURL.absoluteString
-        let settings = GmailSettings(
-            apiURL: emulator.baseURL, authorizationURL: URL(string: base + "/o/oauth2/v2/auth")!,
-            tokenURL: URL(string: base + "/token")!, clientID: EmulatorChild.clientID, clientSecret: nil)
-        FileHandle.standardError.write(Data("Gmail emulator on \(base); chatmail home \(env.home.path)\n".utf8))
-
-        // 1. Log in: the real loopback + PKCE flow.
-        let oauth = OAuthConfiguration(
-            clientID: EmulatorChild.clientID, authorizationURL: settings.authorizationURL, tokenURL: settings.tokenURL)
-        let tokenClient = OAuthTokenClient(configuration: oauth, transport: URLSessionTransport())
-        let grant = try await LoginFlow(tokenClient: tokenClient).run(timeoutSeconds: 60) { url in
-            Task { await BrowserStandIn.approve(url) }
+        let (demo, reused) = try prepareHome(env)
+        if reused {
+            env.note("Reusing the demo home \(Self.displayPath(env.home, environment: processEnvironment)); remove it to start afresh.")
         }
-        guard let refreshToken = grant.refreshToken else { throw CommandError.badInput("the emulator issued no refresh token") }
-        let login = try await LoginCompletion.complete(
-            grant: grant, refreshToken: refreshToken, tokenClient: tokenClient, settings: settings, environment: env)
-        try env.write("$ chatmail login\n\(login.summary)\n\n")
 
-        // 2. Sync.
+        let emulator = try demo.startEmulator(home: env.home)
+        defer { emulator.stop() }
+        let settings = DemoHome.settings(for: emulator)
+
+        // 1. Log in, the first time: the real loopback + PKCE flow.
+        if try CredentialStore(directory: env.home).load() == nil {
+            let oauth = OAuthConfiguration(
+                clientID: EmulatorChild.clientID, authorizationURL: settings.authorizationURL, tokenURL: settings.tokenURL)
+            let tokenClient = OAuthTokenClient(configuration: oauth, transport: URLSessionTransport())
+            let grant = try await LoginFlow(tokenClient: tokenClient).run(timeoutSeconds: 60) { url in
+                Task { await BrowserStandIn.approve(url) }
+            }
+            guard let refreshToken = grant.refreshToken else { throw DemoError.emulatorFailed(reason: "it issued no refresh token") }
+            let login = try await LoginCompletion.complete(
+                grant: grant, refreshToken: refreshToken, tokenClient: tokenClient, settings: settings, environment: env)
+            try env.write("$ chatmail login\n\(login.summary)\n\n")
+        }
+
+        // 2. Sync: initial the first time, incremental afterwards.
         let store = try env.openExistingStore()
         let account = try env.selectedAccount(in: store)
+        let lock = try SyncLock(home: env.home, account: account.id)
         let report = try await SyncEngine(store: store, gmail: try GmailSession.client(environment: env, settings: settings))
             .run(account: account)
-        try env.write("$ chatmail sync\n\(Sync.summary(report))\n\n")
+        withExtendedLifetime(lock) {}
+        try env.write("$ chatmail sync\n\(Sync.summary(report, timed: false))\n\n")
 
-        // 3. Conversations, and the busiest one with a person.
-        let rows = try store.conversations(in: account.id, filter: ConversationFilter(kind: .people, limit: 15))
-        try env.write("$ chatmail conversations --people --limit 15\n")
+        // 3. The conversation list, and the chat with the person this account has written to most.
+        let rows = try store.conversations(in: account.id, filter: ConversationFilter(limit: Self.listLimit))
+        try env.write("$ chatmail conversations --limit \(Self.listLimit)\n")
         try env.write(ConversationListRenderer(width: env.width, time: env.time, palette: env.palette, glyphs: env.glyphs).render(rows))
-        if let busiest = rows.max(by: { $0.messageCount < $1.messageCount }),
-           let transcript = try store.transcript(of: busiest.id, limit: 6) {
-            let person = busiest.participants.first?.address ?? busiest.title
-            try env.write("\n$ chatmail show \(person) --limit 6\n")
+        if let chat = try Self.liveliestChat(store, account: account),
+           let transcript = try store.transcript(of: chat.conversation.id, limit: Self.showLimit) {
+            try env.write("\n$ chatmail show \(chat.person) --limit \(Self.showLimit)\n")
             try env.write(TranscriptRenderer(width: env.width, time: env.time, palette: env.palette, glyphs: env.glyphs).render(transcript))
         }
-        try env.write("\nTry more: chatmail --home \(env.home.path) conversations --all\n")
+        let home = usesDefaultHome ? "export CHATMAIL_HOME=\(Self.displayPath(env.home, environment: processEnvironment))\n" : ""
+        try env.write("""
+
+            Try more (the demo's mailbox stays in its home; commands that need Gmail start the emulator):
+            \(home)chatmail conversations --all
+            chatmail show paul
+            chatmail archive paul && chatmail sync
+            chatmail status
+
+            """)
+    }
+
+    /// The home's demo, creating the home on the first run; `reused` is true when an earlier run made it.
+    private func prepareHome(_ env: AppEnvironment) throws -> (demo: DemoHome, reused: Bool) {
+        if let existing = try DemoHome.existing(at: env.home) {
+            if let mailbox, URL(fileURLWithPath: mailbox).standardizedFileURL.path != existing.mailbox {
+                throw ValidationError("This demo home serves \(existing.mailbox); remove it, or choose another --home, to serve \(mailbox).")
+            }
+            return (existing, true)
+        }
+        let manager = FileManager.default
+        if manager.fileExists(atPath: env.databasePath) || manager.fileExists(atPath: CredentialStore(directory: env.home).fileURL.path) {
+            throw DemoError.homeHoldsAccount(path: env.home.path)
+        }
+        let directory = try mailbox.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? Self.defaultMailbox()
+        let me = try Self.owner(of: directory)
+        do {
+            try manager.createDirectory(at: env.home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw CommandError.outputFailed("cannot create the demo home \(env.home.path) (\(error.localizedDescription))")
+        }
+        let demo = DemoHome(mailbox: directory.path, me: me)
+        try demo.mark(env.home)
+        return (demo, false)
+    }
+
+    /// The address in the mailbox's `ME` file, or the emulator's default owner without one.
+    static func owner(of mailbox: URL) throws -> String {
+        let file = mailbox.appendingPathComponent("ME")
+        guard FileManager.default.fileExists(atPath: file.path) else { return "me@example.com" }
+        return try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The 1:1 conversation with the most messages from this account, and the address to show it by.
+    static func liveliestChat(_ store: ChatmailStore, account: Account) throws -> (conversation: ConversationSummary, person: String)? {
+        let people = try store.conversations(in: account.id, filter: ConversationFilter(visibility: .all, kind: .people))
+        let chats = try people.compactMap { conversation -> (ConversationSummary, Int)? in
+            guard let transcript = try store.transcript(of: conversation.id, limit: 1_000) else { return nil }
+            let mine = transcript.messages.filter(\.isFromMe).count
+            return mine > 0 && mine < transcript.messages.count ? (conversation, transcript.messages.count) : nil
+        }
+        guard let best = chats.max(by: { $0.1 < $1.1 }), let person = best.0.participants.first?.address else { return nil }
+        return (best.0, person)
+    }
+
+    /// `path` with the user's home directory written `~`, as a person would type it.
+    static func displayPath(_ path: URL, environment: [String: String]) -> String {
+        guard let home = environment["HOME"], !home.isEmpty, path.path.hasPrefix(home + "/") else { return path.path }
+        return "~" + path.path.dropFirst(home.count)
     }
 
     /// `Fixtures/demo-mailbox` of the source tree this binary was built from.
@@ -79,79 +150,8 @@ struct Demo: AsyncParsableCommand {
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let directory = root.appendingPathComponent("Fixtures/demo-mailbox")
         guard FileManager.default.fileExists(atPath: directory.path) else {
-            throw CommandError.badInput("the demo mailbox is not at \(directory.path); pass --mailbox DIR")
+            throw DemoError.mailboxMissing(path: directory.path)
         }
         return directory
-    }
-}
-
-/// The `gmail-emulator` executable built beside `chatmail`, run as a child process.
-///
-/// The CLI's end-to-end tests start theirs through this type too (the test binary sits beside it).
-final class EmulatorChild {
-    static let clientID = "emulator-client.apps.googleusercontent.com"
-    private let process = Process()
-    let baseURL: URL
-
-    /// Serves `mailbox` (a directory in the demo-mailbox layout) for the account `me`.
-    convenience init(mailbox: URL, me: String) throws {
-        try self.init(serveArguments: ["--mailbox", mailbox.path, "--me", me])
-    }
-
-    /// Runs `gmail-emulator serve` with `serveArguments` plus this client id, and reads the base URL
-    /// it prints on its first stdout line.
-    init(serveArguments: [String]) throws {
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("gmail-emulator")
-        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw CommandError.badInput("gmail-emulator is not built beside chatmail (\(executable.path)); run `swift build`")
-        }
-        process.executableURL = executable
-        process.arguments = ["serve"] + serveArguments + ["--client-id", Self.clientID]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data([0x0A]) { line.append(byte) }
-        guard let url = URL(string: String(decoding: line, as: UTF8.self)), url.host != nil else {
-            process.terminate()
-            throw CommandError.badInput("gmail-emulator did not start")
-        }
-        baseURL = url
-    }
-
-    /// SIGTERM for a graceful stop, then SIGKILL after 3 s: a graceful shutdown waits for idle
-    /// keep-alive connections, and the demo must never hang on its way out.
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        let deadline = Date().addingTimeInterval(3)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
-}
-
-/// Plays the user's browser: opens the consent URL, and follows the emulator's redirect to the loopback
-/// address where `LoginFlow` is waiting.
-enum BrowserStandIn {
-    final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-        func urlSession(
-            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-            newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
-        ) {
-            completionHandler(nil)
-        }
-    }
-
-    static func approve(_ url: URL) async {
-        let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
-        defer { session.finishTasksAndInvalidate() }
-        guard let (_, response) = try? await session.data(from: url),  // failure: LoginFlow times out and says so
-              let location = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Location"),
-              let callback = URL(string: location)
-        else { return }
-        _ = try? await session.data(from: callback)  // the loopback receiver answers; LoginFlow gets the code
     }
 }

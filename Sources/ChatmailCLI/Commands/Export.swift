@@ -51,7 +51,9 @@ struct Export: AsyncParsableCommand {
         let account = try env.selectedAccount(in: store)
         let options = ConversationMarkdown.Options(
             fullText: full, version: ChatmailCommand.configuration.version, exportedAtMs: stamp ? env.clock() : nil)
-        let downloader = attachments ? try AttachmentDownloader.loggedIn(env) : nil
+        let connection = attachments ? try AttachmentDownloader.connect(env) : nil
+        defer { connection?.close() }
+        let downloader = connection.map { AttachmentDownloader(client: $0.client) }
         let exporter = MarkdownExporter(
             store: store, account: account, time: env.time, options: options, force: force, downloader: downloader)
         if all {

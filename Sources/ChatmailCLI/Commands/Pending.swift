@@ -44,7 +44,9 @@ struct Pending: AsyncParsableCommand {
             let account = try env.selectedAccount(in: store)
             let lock = try SyncLock(home: env.home, account: account.id)
             defer { withExtendedLifetime(lock) {} }
-            let sender = try PendingActionSender.forCommand(env, store: store)
+            let connection = try GmailConnection.open(env)
+            defer { connection.close() }
+            let sender = PendingActionSender(store: store, gmail: connection.client, clock: env.clock)
             let summary = try await sender.run(account: account.id)
             try env.write(Self.describe(summary) + "\n")
             // The actions wait safely, but "send now" did not happen: exit 1, with the network's reason.
@@ -105,7 +107,9 @@ struct Pending: AsyncParsableCommand {
             do {
                 let lock = try SyncLock(home: env.home, account: account.id)
                 defer { withExtendedLifetime(lock) {} }
-                let sender = try PendingActionSender.forCommand(env, store: store)
+                let connection = try GmailConnection.open(env)
+                defer { connection.close() }
+                let sender = PendingActionSender(store: store, gmail: connection.client, clock: env.clock)
                 let count = try await sender.recheckLabels(account: account.id)
                 if try store.labelRecheckCount(of: account.id) == 0 {
                     restored = "Gmail's labels restored on \(count == 1 ? "1 message" : "\(count) messages")."
@@ -141,14 +145,5 @@ struct ActionSelectionOptions: ParsableArguments {
             throw ValidationError("\"\(id)\" is not an action id; `chatmail pending` lists them.")
         }
         return .one(PendingActionID(rawValue: number))
-    }
-}
-
-extension PendingActionSender {
-    /// The sender of a command run: the saved login, the environment's clock (pinned in tests).
-    static func forCommand(_ env: AppEnvironment, store: ChatmailStore) throws -> PendingActionSender {
-        let settings = try GmailSettings.resolve(environment: env.environment)
-        let client = try GmailSession.client(environment: env, settings: settings)
-        return PendingActionSender(store: store, gmail: client, clock: env.clock)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChatmailStore
+import Foundation
 import TerminalUI
 
 /// `chatmail status`: the account, its sync state and what is waiting.
@@ -15,10 +16,11 @@ struct Status: AsyncParsableCommand {
         let store = try env.openExistingStore()
         let account = try env.selectedAccount(in: store)
         let status = try store.status(of: account)
+        let isDemo = try DemoHome.existing(at: env.home) != nil
         if json {
-            try env.write(try JSONRenderer(time: env.time).render(status))
+            try env.write(try JSONRenderer(time: env.time).render(status, dataPath: env.home.path, isDemo: isDemo))
         } else {
-            try env.write(StatusRenderer(time: env.time, palette: env.palette).render(status))
+            try env.write(StatusRenderer(time: env.time, palette: env.palette).render(status, dataPath: env.home.path, isDemo: isDemo))
         }
     }
 }

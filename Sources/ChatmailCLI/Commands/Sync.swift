@@ -20,8 +20,9 @@ struct Sync: AsyncParsableCommand {
         let account = try env.selectedAccount(in: store)
         let lock = try SyncLock(home: env.home, account: account.id)
         defer { withExtendedLifetime(lock) {} }
-        let settings = try GmailSettings.resolve(environment: env.environment)
-        let client = try GmailSession.client(environment: env, settings: settings)
+        let connection = try GmailConnection.open(env)
+        defer { connection.close() }
+        let client = connection.client
         let progress = ProgressLine(enabled: !json && isatty(STDERR_FILENO) == 1)
         // One tracker for the push and the pull, so the summary counts conversations either changed.
         let tracker = ModificationTracker()
@@ -46,14 +47,16 @@ struct Sync: AsyncParsableCommand {
         try store.pendingActions(of: account.id).filter { $0.status == .abandoned }.count
     }
 
-    static func summary(_ report: SyncReport, abandonedActions: Int = 0) -> String {
+    /// The one-line summary; `timed: false` leaves out the duration, for output that must not vary.
+    static func summary(_ report: SyncReport, abandonedActions: Int = 0, timed: Bool = true) -> String {
         var parts = ["\(report.messagesAdded) new", "\(report.messagesDeleted) deleted", "\(report.labelChanges) label changes"]
         func actions(_ count: Int) -> String { count == 1 ? "1 action" : "\(count) actions" }
         if report.pendingSent > 0 { parts.append("\(actions(report.pendingSent)) sent") }
         if abandonedActions > 0 { parts.append("\(actions(abandonedActions)) abandoned (see `chatmail pending`)") }
         if report.abandoned > 0 { parts.append("\(report.abandoned) failed (retried next sync; see `chatmail status`)") }
         let conversations = report.conversationsUpdated == 1 ? "1 conversation" : "\(report.conversationsUpdated) conversations"
-        return "Synced (\(report.mode.rawValue)): \(parts.joined(separator: ", ")); \(conversations) updated in \(String(format: "%.1f", report.seconds)) s."
+        let duration = timed ? " in \(String(format: "%.1f", report.seconds)) s" : ""
+        return "Synced (\(report.mode.rawValue)): \(parts.joined(separator: ", ")); \(conversations) updated\(duration)."
     }
 }
 

@@ -10,12 +10,11 @@ import GmailAPI
 struct AttachmentDownloader: Sendable {
     let client: GmailClient
 
-    /// A downloader for the logged-in account.
+    /// A connection for downloading, to the logged-in account's Gmail.
     /// - throws: ``ExportError/attachmentsNeedLogin`` when this home has no saved login.
-    static func loggedIn(_ env: AppEnvironment) throws -> AttachmentDownloader {
-        let settings = try GmailSettings.resolve(environment: env.environment)
+    static func connect(_ env: AppEnvironment) throws -> GmailConnection {
         do {
-            return AttachmentDownloader(client: try GmailSession.client(environment: env, settings: settings))
+            return try GmailConnection.open(env)
         } catch StoreError.noAccount {
             throw ExportError.attachmentsNeedLogin
         }

@@ -15,7 +15,6 @@ public final class URLSessionTransport: HTTPTransport {
     public init(maximumConnectionsPerHost: Int = 8) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = maximumConnectionsPerHost
-        configuration.httpShouldUsePipelining = false
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil

@@ -57,7 +57,7 @@ struct SyntheticMailbox {
         if !fromMe && random.next() % 3 == 0 { labels.append("UNREAD") }
         let body: String
         switch kind {
-        case 2, 3 where !recent.isEmpty:
+        case 2 where !recent.isEmpty, 3 where !recent.isEmpty:
             let (parentID, parentSubject) = pick(recent)
             headers += "Subject: Re: \(parentSubject)\r\nIn-Reply-To: \(parentID)\r\nReferences: \(parentID)\r\n"
             body = "Content-Type: text/plain; charset=utf-8\r\n\r\n\(sentence())\r\n\r\nOn an earlier day someone wrote:\r\n> \(sentence())\r\n> \(sentence())\r\n"

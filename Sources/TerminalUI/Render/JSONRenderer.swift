@@ -30,10 +30,12 @@ public struct JSONRenderer: Sendable {
             }))
     }
 
-    public func render(_ status: StoreStatus) throws -> String {
+    /// The status of the account whose data lives at `dataPath` (the home directory); `isDemo` marks
+    /// the demo's home, whose Gmail is the local emulator.
+    public func render(_ status: StoreStatus, dataPath: String, isDemo: Bool = false) throws -> String {
         let counts = status.actionCounts
         return try encode(StatusJSON(
-            account: status.account.email, historyId: status.account.historyID,
+            account: status.account.email, dataPath: dataPath, demo: isDemo, historyId: status.account.historyID,
             lastSyncAt: status.account.lastSyncAtMs.map(time.iso8601),
             messageCount: status.messageCount, conversationCount: status.conversationCount,
             archivedConversationCount: status.archivedConversationCount,
@@ -144,6 +146,8 @@ struct StatusJSON: Encodable {
     }
 
     var account: String
+    var dataPath: String
+    var demo: Bool
     var historyId: String?
     var lastSyncAt: String?
     var messageCount: Int
@@ -156,6 +160,8 @@ struct StatusJSON: Encodable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(account, forKey: .account)
+        try container.encode(dataPath, forKey: .dataPath)
+        try container.encode(demo, forKey: .demo)
         try container.encode(historyId, forKey: .historyId)  // null before the first sync
         try container.encode(lastSyncAt, forKey: .lastSyncAt)
         try container.encode(messageCount, forKey: .messageCount)
@@ -167,7 +173,7 @@ struct StatusJSON: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case account, historyId, lastSyncAt, messageCount, conversationCount, archivedConversationCount
+        case account, dataPath, demo, historyId, lastSyncAt, messageCount, conversationCount, archivedConversationCount
         case unreadConversationCount, pendingActions, abandonedMessages
     }
 }

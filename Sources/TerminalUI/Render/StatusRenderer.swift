@@ -10,10 +10,13 @@ public struct StatusRenderer: Sendable {
         self.palette = palette
     }
 
-    public func render(_ status: StoreStatus) -> String {
+    /// The status of the account whose data lives at `dataPath` (the home directory); `isDemo` marks
+    /// the demo's home, whose Gmail is the local emulator.
+    public func render(_ status: StoreStatus, dataPath: String, isDemo: Bool = false) -> String {
         let actions = status.actionCounts
         let rows: [(String, String)] = [
-            ("Account", TerminalSafeText.singleLine(status.account.email)),
+            ("Account", TerminalSafeText.singleLine(status.account.email) + (isDemo ? " (the demo mailbox, served by the local Gmail emulator)" : "")),
+            ("Data", TerminalSafeText.singleLine(dataPath)),
             ("History id", status.account.historyID ?? "none (never synced)"),
             ("Last sync", status.account.lastSyncAtMs.map { time.iso8601($0) } ?? "never"),
             ("Messages", String(status.messageCount)),
