@@ -105,6 +105,23 @@ import Testing
         #expect(archived.stdout.contains("Paul"), "\(archived.stdout)")
     }
 
+    @Test("every command the demo suggests at its end works in the demo's home")
+    func suggestionsWork() async throws {
+        let user = try UserHome()
+        let demo = try await user.run(["demo"])
+        let suggestions = try #require(demo.stdout.components(separatedBy: "Try more").last)
+            .split(separator: "\n").dropFirst()
+            .filter { $0.hasPrefix("chatmail ") }
+        #expect(suggestions.count >= 3)
+        for line in suggestions {
+            for command in line.components(separatedBy: " && ") {
+                let arguments = command.split(separator: " ").dropFirst().map(String.init)
+                let result = try await user.inDemo(arguments + ["--no-pager"].filter { _ in ["show", "conversations"].contains(arguments[0]) })
+                #expect(result.status == 0, "`\(command)`: \(result.stderr)")
+            }
+        }
+    }
+
     @Test("the demo never writes into a home that holds a real account")
     func refusesARealHome() async throws {
         let fixture = try CLIFixture()
