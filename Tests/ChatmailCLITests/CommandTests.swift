@@ -168,10 +168,12 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try result.json() as? [String: Any])
         #expect(Set(object.keys) == [
-            "account", "historyId", "lastSyncAt", "messageCount", "conversationCount", "archivedConversationCount",
-            "unreadConversationCount", "pendingActions", "abandonedMessages",
+            "account", "dataPath", "demo", "historyId", "lastSyncAt", "messageCount", "conversationCount",
+            "archivedConversationCount", "unreadConversationCount", "pendingActions", "abandonedMessages",
         ])
         #expect(object["account"] as? String == "me@example.org")
+        #expect(object["dataPath"] as? String == fixture.home.path)
+        #expect(object["demo"] as? Bool == false)
         #expect(object["historyId"] is NSNull)
         #expect(object["messageCount"] as? Int == 6)
         #expect(object["conversationCount"] as? Int == 4)
