@@ -72,7 +72,7 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
         #expect(stamped.stdout.contains("\nexportedAt: \"2025-03-05T12:00:00+00:00\"\n"))
     }
 
-    @Test("export --all -o DIR: one file per conversation and an index; a second export refuses to overwrite; --force rewrites identical bytes")
+    @Test("export --all -o DIR: one file per conversation and an index; a file changed since is not overwritten without --force, which writes the same bytes")
     func all() async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()
@@ -94,7 +94,7 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
             }
         }
 
-        // No --force: nothing is touched, and the error says why in one line.
+        // A file that differs from the export, without --force: nothing is touched, and the error says why in one line.
         try Data("my own notes".utf8).write(to: out.appendingPathComponent("alan-turing.md"))
         let again = try await fixture.run(["export", "--all", "-o", out.path])
         #expect(again.status == 1)
