@@ -5,9 +5,9 @@ import Foundation
 /// A message starts with a header block whose first line is a field (`Name: value`, the name printable
 /// ASCII without spaces; ``HeaderBlock`` finds no header block otherwise), and among those fields is at
 /// least one that every kind of email carries in practice: an origination, destination, identification,
-/// informational, trace or resent field of RFC 5322, or a MIME field. Lines of `name:value` text that are
-/// not mail (`/etc/passwd`, a configuration file) pass the first test but not the second. Header-only
-/// checks keep damaged mail: a message with a From line and a garbled rest is still mail.
+/// informational, trace or resent field of the message format, or a MIME field. Lines of `name:value`
+/// text that are not mail (`/etc/passwd`, a configuration file) pass the first test but not the second.
+/// Header-only checks keep damaged mail: a message with a From line and a garbled rest is still mail.
 public enum MessageValidation {
     /// Why an input is not an email message.
     public enum Rejection: Error, Sendable, Equatable, CustomStringConvertible {
@@ -32,8 +32,8 @@ public enum MessageValidation {
         }
     }
 
-    /// Fields whose presence makes a header block a message's (lowercased): RFC 5322 §3.6 and the MIME
-    /// fields of RFC 2045. Every message of the test corpus has at least one.
+    /// Fields whose presence makes a header block a message's (lowercased): those the message format
+    /// defines for a message as a whole, and MIME's. Every message of the test corpus has at least one.
     public static let messageFieldNames: Set<String> = [
         "from", "sender", "reply-to", "to", "cc", "bcc", "date", "subject", "message-id", "in-reply-to",
         "references", "comments", "keywords", "received", "return-path", "resent-from", "resent-sender",
