@@ -48,7 +48,7 @@ struct AppEnvironment {
             throw StoreError.noAccount
         }
         let start = ContinuousClock.now
-        let store = try ChatmailStore(path: databasePath, clock: clock)
+        let store = try openDatabase()
         logger.debug("Opened the store", metadata: ["path": "\(databasePath)", "elapsed": "\(ContinuousClock.now - start)"])
         return store
     }
@@ -61,6 +61,17 @@ struct AppEnvironment {
                 at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw StoreError.unreadableDatabase(path: home.path, reason: "cannot create the directory (\(error.localizedDescription))")
+        }
+        return try openDatabase()
+    }
+
+    /// Opens the database file. SQLite takes a zero-byte file for a new database, which is right (an
+    /// interrupted first run can leave one), but a user who expected mail there is told, once. A file
+    /// that cannot even be examined is left for the open to report.
+    private func openDatabase() throws -> ChatmailStore {
+        if let size = try? FileManager.default.attributesOfItem(atPath: databasePath)[.size] as? Int, size == 0 {
+            let path = TerminalSafeText.singleLine(databasePath)
+            FileHandle.standardError.write(Data("chatmail: the database at \(path) was empty; starting a new one.\n".utf8))
         }
         return try ChatmailStore(path: databasePath, clock: clock)
     }

@@ -1,5 +1,6 @@
 import ChatmailStore
 import Foundation
+import MailText
 import TerminalUI
 
 /// Errors raised by the commands themselves.
@@ -7,8 +8,10 @@ enum CommandError: Error, Sendable {
     case personNotFound(String)
     case personAmbiguous(String, [ConversationSummary])
     case outputFailed(String)
-    /// The input is not what the command reads (not an email message, empty, missing).
+    /// The input is not what the command reads (empty, missing, unreadable).
     case badInput(String)
+    /// The input (named as the user gave it, or "stdin") is not an email message, and why.
+    case notAMessage(String, MessageValidation.Rejection)
     /// Another `chatmail sync` of this account is running.
     case syncRunning
 }
@@ -24,6 +27,8 @@ extension CommandError: LocalizedError {
             "Could not write the output: \(reason)."
         case .badInput(let reason):
             "Cannot read the input: \(reason)."
+        case .notAMessage(let name, let rejection):
+            "\(name) is not an email message: \(rejection)."
         case .syncRunning:
             "Another chatmail sync of this account is running. Wait for it to finish, then try again."
         }

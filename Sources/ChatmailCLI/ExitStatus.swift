@@ -15,6 +15,8 @@ enum ExitStatus: Int32, Sendable {
     case notLoggedIn = 3
     /// The database is locked by another writer, or needs migration.
     case databaseUnavailable = 4
+    /// The database file is damaged: a corrupt page, or not a database at all.
+    case databaseDamaged = 5
     /// Usage error.
     case usage = 64
     /// Bad input data.
@@ -30,6 +32,7 @@ enum ExitStatus: Int32, Sendable {
             switch error {
             case .noAccount, .unknownAccount: self = .notLoggedIn
             case .databaseLocked, .migrationFailed, .schemaFromNewerVersion: self = .databaseUnavailable
+            case .databaseDamaged: self = .databaseDamaged
             case .accountNotChosen: self = .usage
             case .schemaMissing, .invalidMigrations, .unreadableDatabase: self = .failure
             }
@@ -71,7 +74,7 @@ enum ExitStatus: Int32, Sendable {
             switch error {
             case .personNotFound, .personAmbiguous: self = .personNotFound
             case .outputFailed: self = .failure
-            case .badInput: self = .dataError
+            case .badInput, .notAMessage: self = .dataError
             case .syncRunning: self = .databaseUnavailable
             }
         default:
@@ -79,15 +82,27 @@ enum ExitStatus: Int32, Sendable {
         }
     }
 
+    /// The name of the status in `--json` error documents, stable across releases like the code.
+    var kind: String {
+        switch self {
+        case .ok: "ok"
+        case .failure: "failure"
+        case .personNotFound: "personNotFound"
+        case .notLoggedIn: "notLoggedIn"
+        case .databaseUnavailable: "databaseUnavailable"
+        case .databaseDamaged: "databaseDamaged"
+        case .usage: "usage"
+        case .dataError: "dataError"
+        }
+    }
+
     /// An ambiguity report lists at most this many conversations, newest first.
     static let maximumCandidatesListed = 10
 
     /// The text printed on stderr: one line, prefixed with the program name, plus the candidate list
-    /// when a person is ambiguous. Unexpected errors (a corrupt page, say) use their own description,
-    /// folded onto one line.
+    /// when a person is ambiguous.
     static func message(for error: any Error) -> String {
-        let summary = TerminalSafeText.singleLine((error as? any LocalizedError)?.errorDescription ?? "\(error)")
-        var text = "chatmail: \(summary)\n"
+        var text = "chatmail: \(summary(of: error))\n"
         if case CommandError.personAmbiguous(_, let candidates) = error {
             for candidate in candidates.prefix(maximumCandidatesListed) {
                 text += "  " + CandidateLine.describe(candidate) + "\n"
@@ -97,5 +112,13 @@ enum ExitStatus: Int32, Sendable {
             }
         }
         return text
+    }
+
+    /// The error's message on one line. Unexpected errors use their own description, except those of
+    /// the database library, whose descriptions quote SQL and row values.
+    static func summary(of error: any Error) -> String {
+        let description = StoreError.databaseFailureSummary(of: error)
+            ?? (error as? any LocalizedError)?.errorDescription ?? "\(error)"
+        return TerminalSafeText.singleLine(description)
     }
 }

@@ -11,6 +11,27 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The account to use, when there are several.", valueName: "email"))
     var account: String?
 
+    @OptionGroup var output: OutputOptions
+
+    var color: ColorMode { output.color }
+    var width: Int? { output.width }
+    var ascii: Bool { output.ascii }
+    var verbose: Bool { output.verbose }
+}
+
+extension GlobalOptions {
+    /// The options of a command that reads no chatmail home (`view`, `sanitize`): only how it writes.
+    init(output: OutputOptions) {
+        self.init()
+        home = nil
+        account = nil
+        self.output = output
+    }
+}
+
+/// How a command writes its output; every command accepts these, including those that read no
+/// chatmail home.
+struct OutputOptions: ParsableArguments {
     @Option(help: "When to use colour: auto, always or never. NO_COLOR and TERM=dumb are respected.")
     var color: ColorMode = .auto
 
@@ -34,31 +55,43 @@ extension GlobalOptions {
     /// Global options that take a value, and flags, as they may appear before the subcommand.
     static let valueOptions: Set<String> = ["--home", "--account", "--color", "--width"]
     static let flagOptions: Set<String> = ["--verbose", "-v", "--ascii"]
+    /// Options that choose a chatmail home or account.
+    static let homeOptions: Set<String> = ["--home", "--account"]
+    /// Commands that read no chatmail home, so take only ``OutputOptions``.
+    static let commandsWithoutHome: Set<String> = ["view", "sanitize"]
     /// Commands whose subcommands take the global options themselves.
     static let nestedSubcommands: [String: Set<String>] = ["pending": ["list", "run", "retry", "dismiss"]]
 
     /// Moves global options written before the subcommand (`chatmail --home DIR show alice`) to just
     /// after it, where ArgumentParser looks for them. Everything else keeps its order.
+    ///
+    /// `--home` and `--account` before a command that reads no home are dropped: they are addressed to
+    /// chatmail as a whole (an alias may always add them), and such a command has nothing to apply
+    /// them to. After the command they are a usage error, as any option it does not take.
     static func movingGlobalsAfterSubcommand(_ arguments: [String]) -> [String] {
-        var leading: [String] = []
+        var leading: [(name: String, arguments: [String])] = []
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
             if valueOptions.contains(name) {
-                leading.append(argument)
+                var option = [argument]
                 if !argument.contains("="), index + 1 < arguments.count {
-                    leading.append(arguments[index + 1])
+                    option.append(arguments[index + 1])
                     index += 1
                 }
+                leading.append((name, option))
             } else if flagOptions.contains(argument) {
-                leading.append(argument)
+                leading.append((argument, [argument]))
             } else {
                 break
             }
             index += 1
         }
         guard !leading.isEmpty, index < arguments.count else { return arguments }
+        if commandsWithoutHome.contains(arguments[index]) {
+            leading.removeAll { homeOptions.contains($0.name) }
+        }
         // arguments[index] is the subcommand (with its own subcommand, for `pending list`); its own
         // arguments follow the moved globals.
         var path = [arguments[index]]
@@ -66,6 +99,6 @@ extension GlobalOptions {
             path.append(arguments[index + 1])
             index += 1
         }
-        return path + leading + arguments[(index + 1)...]
+        return path + leading.flatMap(\.arguments) + arguments[(index + 1)...]
     }
 }

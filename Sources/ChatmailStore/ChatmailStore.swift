@@ -25,11 +25,13 @@ public final class ChatmailStore: Sendable {
 
     let pool: DatabasePool
     let clock: Clock
+    /// The database file, named in errors about it.
+    public let path: String
 
     /// Opens (creating if needed) the database at `path` and applies pending migrations.
     ///
-    /// - throws: ``StoreError`` when the file cannot be opened, is locked past the busy timeout,
-    ///   or was written by a newer chatmail.
+    /// - throws: ``StoreError`` when the file cannot be opened, is damaged, is locked past the busy
+    ///   timeout, or was written by a newer chatmail.
     public init(path: String, clock: @escaping Clock = ChatmailStore.systemClock) throws(StoreError) {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
@@ -43,11 +45,11 @@ public final class ChatmailStore: Sendable {
             // index pages, and fewer checkpoints copy (and fsync) each page fewer times.
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 4000")
         }
+        self.path = path
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
-        } catch let error as DatabaseError where error.isLockError {
-            throw .databaseLocked
         } catch let error as DatabaseError {
+            if let mapped = StoreError.mapping(error, path: path) { throw mapped }
             throw .unreadableDatabase(path: path, reason: error.message ?? "SQLite error \(error.resultCode.rawValue)")
         } catch {
             throw .unreadableDatabase(path: path, reason: String(describing: error))
@@ -61,9 +63,10 @@ public final class ChatmailStore: Sendable {
 
     /// Runs `body` in one write transaction.
     ///
-    /// - throws: the body's error (after rolling back), or ``StoreError/databaseLocked``.
+    /// - throws: the body's error (after rolling back), ``StoreError/databaseLocked`` or
+    ///   ``StoreError/databaseDamaged(path:reason:)``.
     public func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
-        try mapLockErrors {
+        try mapDatabaseErrors {
             try pool.write { db in try Self.run(body, db: db, clock: clock) }
         }
     }
@@ -71,7 +74,7 @@ public final class ChatmailStore: Sendable {
     /// Runs `body` in one write transaction without blocking the calling task's thread.
     public func write<T: Sendable>(_ body: @escaping @Sendable (StoreTransaction) throws -> T) async throws -> T {
         let clock = self.clock
-        return try await mapLockErrors {
+        return try await mapDatabaseErrors {
             try await pool.write { db in try Self.run(body, db: db, clock: clock) }
         }
     }
@@ -86,22 +89,24 @@ public final class ChatmailStore: Sendable {
 
     /// Runs `body` in a read transaction, a consistent snapshot of the database.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try mapLockErrors { try pool.read(body) }
+        try mapDatabaseErrors { try pool.read(body) }
     }
 
-    private func mapLockErrors<T>(_ body: () throws -> T) throws -> T {
+    /// Turns a lock timeout or a damaged file into its ``StoreError``, whatever query met it: SQLite
+    /// finds a corrupt page only when a query reads it, long after the file opened fine.
+    private func mapDatabaseErrors<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as DatabaseError where error.isLockError {
-            throw StoreError.databaseLocked
+        } catch let error as DatabaseError {
+            throw StoreError.mapping(error, path: path) ?? error
         }
     }
 
-    private func mapLockErrors<T>(_ body: () async throws -> T) async throws -> T {
+    private func mapDatabaseErrors<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
-        } catch let error as DatabaseError where error.isLockError {
-            throw StoreError.databaseLocked
+        } catch let error as DatabaseError {
+            throw StoreError.mapping(error, path: path) ?? error
         }
     }
 }

@@ -17,6 +17,9 @@ public enum StoreError: Error, Sendable, Equatable {
     case databaseLocked
     /// The database file cannot be opened or is not a chatmail database.
     case unreadableDatabase(path: String, reason: String)
+    /// SQLite found the file damaged (a corrupt page, or not a database at all), on opening or in any
+    /// later read or write. `reason` is SQLite's own short explanation, never the statement that ran.
+    case databaseDamaged(path: String, reason: String)
     /// No account has been set up yet.
     case noAccount
     /// `--account` named an address the store does not know.
@@ -40,6 +43,9 @@ extension StoreError: LocalizedError {
             "The database is locked by another chatmail process. Wait for it to finish and try again."
         case .unreadableDatabase(let path, let reason):
             "Cannot open the database at \(path): \(reason)."
+        case .databaseDamaged(let path, let reason):
+            "The database at \(path) is damaged: \(reason); restore a backup, or move it aside and run "
+                + "`chatmail login` and `chatmail sync` to download your mail again."
         case .noAccount:
             "No Gmail account is set up yet. Run `chatmail login` first."
         case .unknownAccount(let email):

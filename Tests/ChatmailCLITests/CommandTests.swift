@@ -211,15 +211,15 @@ import Testing
         #expect(result.stderr == "chatmail: The database was created by a newer chatmail. Upgrade chatmail to use it.\n")
     }
 
-    @Test("a file that is not a database exits 1 with one line naming it")
+    @Test("a file that is not a database is a damaged database: exit 5 with one line naming it")
     func notADatabase() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-garbage-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }  // best-effort cleanup
         try Data(repeating: 0x42, count: 8192).write(to: home.appendingPathComponent("chatmail.sqlite"))
         let result = try await CLIFixture.run(["conversations", "--home", home.path])
-        #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("chatmail: Cannot open the database at "))
+        #expect(result.status == 5)
+        #expect(result.stderr.hasPrefix("chatmail: The database at \(home.appendingPathComponent("chatmail.sqlite").path) is damaged: file is not a database;"))
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 

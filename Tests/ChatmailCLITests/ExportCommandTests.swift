@@ -72,7 +72,7 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
         #expect(stamped.stdout.contains("\nexportedAt: \"2025-03-05T12:00:00+00:00\"\n"))
     }
 
-    @Test("export --all -o DIR: one file per conversation and an index; a second export refuses to overwrite; --force rewrites identical bytes")
+    @Test("export --all -o DIR: one file per conversation and an index; a file changed since is not overwritten without --force, which writes the same bytes")
     func all() async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()
@@ -94,7 +94,7 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
             }
         }
 
-        // No --force: nothing is touched, and the error says why in one line.
+        // A file that differs from the export, without --force: nothing is touched, and the error says why in one line.
         try Data("my own notes".utf8).write(to: out.appendingPathComponent("alan-turing.md"))
         let again = try await fixture.run(["export", "--all", "-o", out.path])
         #expect(again.status == 1)
@@ -342,6 +342,14 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
         let log = try await emulator.get("_emulator/requests")
         let calls = (log["requests"] as? [[String: Any]] ?? []).compactMap { $0["gmailMethod"] as? String }
         #expect(calls.filter { $0 == "messages.attachments.get" }.count >= 3, "\(calls)")
+        // Exported again unchanged: up to date, with nothing downloaded or rewritten.
+        let unchanged = try await CLIFixture.run(
+            ["export", "zoe@example.net", "--home", home.path, "-o", out.appendingPathComponent("zoe.md").path, "--attachments"],
+            environment: emulator.environment)
+        #expect(unchanged.status == 0, "\(unchanged.stderr)")
+        let unchangedCalls = ((try await emulator.get("_emulator/requests"))["requests"] as? [[String: Any]] ?? []).compactMap { $0["gmailMethod"] as? String }
+        #expect(unchangedCalls.count(where: { $0 == "messages.attachments.get" }) == calls.count(where: { $0 == "messages.attachments.get" }))
+        #expect(try filesUnder(out) == files)
 
         // Attachment ids are ephemeral: with the saved ids expired, the exporter fetches the message again and
         // uses the fresh id of the same part. Again into a fresh directory with --all: the same files.

@@ -65,8 +65,8 @@ func temporaryFile(_ contents: String, extension ext: String = "eml") throws -> 
     }
 
     @Test("input that is not an email exits 65 with one line", arguments: [
-        ("", "the input is empty"),
-        ("just a line of text without any header\n", "no header fields"),
+        ("", "is not an email message: it is empty"),
+        ("just a line of text without any header\n", "is not an email message: it has no header fields"),
     ])
     func notEmail(contents: String, reason: String) async throws {
         let file = try temporaryFile(contents)

@@ -1,6 +1,7 @@
 import ChatmailStore
 import ChatmailSync
 import Foundation
+import MailText
 import GRDB
 import Testing
 
@@ -116,6 +117,45 @@ let corpusRoot = repositoryRoot.appendingPathComponent("Fixtures/corpus")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: empty) }  // best-effort cleanup
         #expect(throws: MailboxSource.Failure.noMessages(empty.path)) { try MailboxSource.read(empty.path) }
+    }
+}
+
+@Suite struct MailboxSourceValidationTests {
+    static let passwd = "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"
+    static let message = "From: Alice <alice@example.com>\nTo: me@example.org\nSubject: hi\nDate: Tue, 4 Mar 2025 10:00:00 +0000\n\nHello.\n"
+
+    func scratch() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-source-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    @Test("a file given by itself that is not mail is refused with the reason, whether it looks like an .eml or an mbox")
+    func singleFileRefused() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
+        let file = dir.appendingPathComponent("passwd")
+        try Data(Self.passwd.utf8).write(to: file)
+        #expect(throws: MailboxSource.Failure.notAMessage(file.path, .noMessageHeaderFields)) { try MailboxSource.read(file.path) }
+        let mbox = dir.appendingPathComponent("letter.mbox")
+        try Data("From the desk of the editor\nplease read this\n".utf8).write(to: mbox)
+        #expect(throws: MailboxSource.Failure.notAMessage(mbox.path, .noHeaderFields)) { try MailboxSource.read(mbox.path) }
+    }
+
+    @Test("in a directory, a file that is not mail is skipped by name and the rest is imported")
+    func directorySkips() async throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
+        try Data(Self.message.utf8).write(to: dir.appendingPathComponent("a.eml"))
+        try Data(Self.passwd.utf8).write(to: dir.appendingPathComponent("b.eml"))
+        let messages = try MailboxSource.read(dir.path)
+        #expect(messages.map(\.origin) == ["a.eml", "b.eml"])
+        try await withImportStore { store, _, account in
+            let report = try await MailboxImporter(store: store).run(messages, into: account)
+            #expect(report.inserted == 1)
+            #expect(report.skipped.map(\.origin) == ["b.eml"])
+            #expect(report.skipped.map(\.reason) == ["not an email message: \(MessageValidation.Rejection.noMessageHeaderFields)"])
+        }
     }
 }
 

@@ -13,8 +13,10 @@ struct Export: AsyncParsableCommand {
             chatmail export --all -o DIR writes one file per conversation (archived ones too) and an index.md \
             linking them. Files are CommonMark with YAML front matter; all mail text is escaped, so it shows \
             as written and can never add HTML, links or headings. Exporting unchanged data again gives \
-            byte-identical files, which is why the export time is only recorded with --stamp. Existing files \
-            are never overwritten without --force, and files the export does not write are never removed.
+            byte-identical files, which is why the export time is only recorded with --stamp: a file that \
+            already holds what would be written is left alone and counted as up to date. A file whose \
+            content would change is only rewritten with --force, and files the export does not write are \
+            never removed.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -28,7 +30,7 @@ struct Export: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --all: only conversations with a message on or after this date (YYYY-MM-DD, local time, or ISO 8601).", valueName: "date"))
     var since: String?
     @Flag(help: "Include the quoted text and signatures removed from each message, as a block quote.") var full = false
-    @Flag(help: "Overwrite files that already exist.") var force = false
+    @Flag(help: "Rewrite files whose content would change (files already up to date are left alone).") var force = false
     @Flag(help: "Download attachments from Gmail beside the export and link them (needs `chatmail login`).") var attachments = false
     @Flag(help: "Record the export time in the front matter (the files then differ on every export).") var stamp = false
 

@@ -28,6 +28,8 @@ struct Import: AsyncParsableCommand {
         let messages: [RawMailboxMessage]
         do {
             messages = try MailboxSource.read(path)
+        } catch .notAMessage(let file, let rejection) {
+            throw CommandError.notAMessage(file, rejection)
         } catch {
             throw CommandError.badInput(error.userMessage)
         }
@@ -40,9 +42,9 @@ struct Import: AsyncParsableCommand {
         }
         if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         let seconds = (ContinuousClock.now - start) / .seconds(1)
-        for skipped in report.skipped {
-            env.logger.info("Skipped a message", metadata: ["origin": "\(skipped.origin)", "reason": "\(skipped.reason)"])
-        }
+        // Named on stderr, so a stray file in a folder of mail is found without a second run.
+        let skippedLines = report.skipped.map { "chatmail: skipped \(TerminalSafeText.singleLine($0.origin)): \($0.reason).\n" }
+        FileHandle.standardError.write(Data(skippedLines.joined().utf8))
         if json {
             try env.write(try ImportSummary(report: report, seconds: seconds).json())
         } else {
@@ -96,7 +98,7 @@ struct ImportSummary: Encodable {
         var text = "Imported \(messagesRead) messages: \(inserted) new, \(unchanged) already stored"
         if relabelled > 0 { text += ", \(relabelled) relabelled" }
         if duplicates > 0 { text += ", \(duplicates) duplicates" }
-        if skipped > 0 { text += ", \(skipped) skipped (not email messages; --verbose lists them)" }
+        if skipped > 0 { text += ", \(skipped) skipped (not email messages)" }
         return text + ". \(conversationsTouched) conversations updated in \(String(format: "%.2f", seconds)) s (\(rate) messages/s)."
     }
 
@@ -113,6 +115,7 @@ extension MailboxSource.Failure {
         case .notFound(let path): "\(path): no such file or directory"
         case .unreadable(let path, let reason): "\(path): \(reason)"
         case .noMessages(let path): "\(path): no .eml or mbox messages found"
+        case .notAMessage(let path, let rejection): "\(path) is not an email message: \(rejection)"
         }
     }
 }

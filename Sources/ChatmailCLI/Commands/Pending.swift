@@ -37,6 +37,7 @@ struct Pending: AsyncParsableCommand {
             abstract: "Send due actions to Gmail now (`chatmail sync` also does, before it pulls).")
 
         @OptionGroup var global: GlobalOptions
+        @Flag(help: "Print what was sent as JSON.") var json = false
 
         func run() async throws {
             let env = AppEnvironment(global)
@@ -48,6 +49,11 @@ struct Pending: AsyncParsableCommand {
             defer { connection.close() }
             let sender = PendingActionSender(store: store, gmail: connection.client, clock: env.clock)
             let summary = try await sender.run(account: account.id)
+            if json {
+                try env.write(try JSONRenderer(time: env.time).encode(PendingRunJSON(summary)))
+                if let unreachable = summary.unreachable { throw ErrorReportedInJSON(error: unreachable) }
+                return
+            }
             try env.write(Self.describe(summary) + "\n")
             // The actions wait safely, but "send now" did not happen: exit 1, with the network's reason.
             if let unreachable = summary.unreachable { throw unreachable }

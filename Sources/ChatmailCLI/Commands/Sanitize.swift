@@ -7,13 +7,13 @@ struct Sanitize: AsyncParsableCommand {
         abstract: "Print the sanitized HTML of an HTML input (a file or stdin).",
         discussion: "Scripts, event handlers, dangerous URLs, tracking pixels and remote images are removed or blocked.")
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
 
     @Argument(help: "The HTML file, or - for stdin.") var file: String = "-"
     @Flag(help: "Keep remote images instead of moving their src to data-blocked-src.") var allowRemoteImages = false
 
     func run() async throws {
-        let env = AppEnvironment(global)
+        let env = AppEnvironment(GlobalOptions(output: output))
         let html = try InputReader.nonEmptyText(try InputReader.read(file), what: "HTML")
         let sanitizer = HTMLSanitizer(options: .init(blockRemoteImages: !allowRemoteImages))
         let output = sanitizer.sanitize(html)

@@ -14,7 +14,7 @@ struct View: AsyncParsableCommand {
         case html, text
     }
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
 
     @Argument(help: "The message file, or - for stdin.") var file: String = "-"
     @Option(help: "Treat the input as a bare body of this kind instead of a whole message: html or text.") var body: BodyKind?
@@ -22,7 +22,7 @@ struct View: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let env = AppEnvironment(global)
+        let env = AppEnvironment(GlobalOptions(output: output))
         let bytes = try InputReader.read(file)
         let pipeline = TextPipeline()
         let view: MessageView
@@ -35,8 +35,8 @@ struct View: AsyncParsableCommand {
             view = MessageView(body: text)
         case nil:
             let parsed = ParsedMessage(raw: bytes)
-            if let reason = MessageValidation.rejection(of: parsed, bytes: bytes) {
-                throw CommandError.badInput("\(InputReader.name(file)): \(reason)")
+            if let rejection = MessageValidation.rejection(of: parsed, bytes: bytes) {
+                throw CommandError.notAMessage(InputReader.name(file), rejection)
             }
             view = MessageView(pipeline.process(parsed))
         }

@@ -62,7 +62,8 @@ struct AttachmentDownloader: Sendable {
 
 /// Errors of `chatmail export`.
 enum ExportError: Error, Sendable, Equatable {
-    /// A file or folder the export would write already exists and `--force` was not given.
+    /// A file or folder the export would write already exists with other content, and `--force` was
+    /// not given.
     case wouldOverwrite(path: String, count: Int)
     /// `-o` names something that is not a directory where one is needed.
     case notADirectory(String)
@@ -80,8 +81,8 @@ extension ExportError: LocalizedError {
         switch self {
         case .wouldOverwrite(let path, let count):
             count == 1
-                ? "\(path) already exists; nothing was written. Pass --force to overwrite it."
-                : "\(path) and \(count - 1) more already exist; nothing was written. Pass --force to overwrite them."
+                ? "\(path) already exists and differs from what the export would write; nothing was written. Use --force to rewrite it."
+                : "\(path) and \(count - 1) more already exist and differ from what the export would write; nothing was written. Use --force to rewrite them."
         case .notADirectory(let path):
             "\(path) exists and is not a directory; --all needs a directory to write into."
         case .writeFailed(let path, let reason):

@@ -3,18 +3,17 @@ import Foundation
 import GmailAPI
 import TerminalUI
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Writes conversations as Markdown files: one to a file or stdout, or all of them into a directory
 /// with an `index.md`.
 ///
 /// File names come from ``SafeFileName``; they are given out in conversation-id order, so an older
-/// conversation keeps its name when a newer one with the same title appears. Without `force`, every
-/// target is checked before anything is written, and each file is linked into place only if its name is
-/// still free (``OutputFiles``), so an existing file is never replaced, even one that appears during the
-/// export.
+/// conversation keeps its name when a newer one with the same title appears.
+///
+/// Exporting unchanged data gives byte-identical files, so a file that already holds exactly what
+/// would be written is left alone (its time stamps too) and counted as up to date. Only a file whose
+/// content would change needs `force`. Without it, every target is checked before anything is written,
+/// and each new file is linked into place only if its name is still free (``OutputFiles``), so an
+/// existing file is never replaced, even one that appears during the export.
 struct MarkdownExporter {
     let store: ChatmailStore
     let account: Account
@@ -25,17 +24,39 @@ struct MarkdownExporter {
 
     /// What an `--all` export did.
     struct Summary {
+        /// Conversations whose file was written.
         var conversations = 0
+        /// Conversations whose file already held what the export would write.
+        var upToDate = 0
+        /// Messages in the files written.
         var messages = 0
         var attachments = 0
         /// One line per attachment that could not be saved.
         var attachmentFailures: [String] = []
 
         func line(directory: String) -> String {
-            var text = "Exported \(conversations) conversation\(conversations == 1 ? "" : "s") (\(messages) message\(messages == 1 ? "" : "s")"
-            if attachments > 0 { text += ", \(attachments) attachment\(attachments == 1 ? "" : "s")" }
-            return text + ") to \(TerminalSafeText.singleLine(directory)); start at index.md."
+            let directory = TerminalSafeText.singleLine(directory)
+            func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+            if conversations == 0 && upToDate > 0 {
+                return "\(plural(upToDate, "conversation")) in \(directory) already up to date; start at index.md."
+            }
+            var text = "Exported \(plural(conversations, "conversation")) (\(plural(messages, "message"))"
+            if attachments > 0 { text += ", \(plural(attachments, "attachment"))" }
+            text += ") to \(directory)"
+            if upToDate > 0 { text += "; \(upToDate) more already up to date" }
+            return text + "; start at index.md."
         }
+    }
+
+    /// An attachment as the export saves and links it.
+    struct PlannedAttachment {
+        var source: AttachmentSource
+        /// Its position among its message's attachments.
+        var index: Int
+        /// The file name inside the conversation's attachment folder.
+        var name: String
+        /// The path the Markdown links, relative to the export folder.
+        var link: String
     }
 
     /// Name of the file that lists the conversations in a directory export.
@@ -49,7 +70,8 @@ struct MarkdownExporter {
         return ConversationMarkdown(time: time, options: options).render(transcript)
     }
 
-    /// Writes one conversation to `file` (attachments, if asked, into `attachments/<slug>/` beside it).
+    /// Writes one conversation to `file` (attachments, if asked, into `attachments/<slug>/` beside it),
+    /// unless the file already holds exactly that.
     ///
     /// The attachment folder is named after the file, not the conversation: file names are unique in a
     /// folder, titles are not, so two conversations called "John Smith" exported side by side never share
@@ -66,16 +88,14 @@ struct MarkdownExporter {
             // Not "already exists, pass --force": --force cannot replace a directory either.
             throw ExportError.writeFailed(path: file.path, reason: "it is a directory; give a file name, or use --all -o DIR")
         }
-        if !force {
-            var existing = [file].filter(OutputFiles.exists)
-            if downloader != nil { existing += [attachmentFolder(folder, slug)].filter(OutputFiles.exists) }
-            if let first = existing.first { throw ExportError.wouldOverwrite(path: first.path, count: existing.count) }
-        }
         guard let transcript = try store.fullTranscript(of: conversation.id) else { throw CommandError.personNotFound(conversation.title) }
+        let planned = try plannedAttachments(of: transcript, slug: slug)
+        if try isUpToDate(file, transcript: transcript, planned: planned, in: folder) { return [] }
+        if !force, let conflict = conflict(file, slug: slug, in: folder) { throw ExportError.wouldOverwrite(path: conflict.path, count: 1) }
         var failures: [String] = []
         var links: [MessageID: [Int: String]] = [:]
         if let downloader {
-            let saved = try await saveAttachments(of: transcript, slug: slug, in: folder, with: downloader)
+            let saved = try await saveAttachments(planned, slug: slug, in: folder, with: downloader)
             links = saved.links
             failures = saved.failures
         }
@@ -83,7 +103,8 @@ struct MarkdownExporter {
         return failures
     }
 
-    /// Writes every conversation in `conversations` into `directory`, then `index.md`.
+    /// Writes every conversation in `conversations` into `directory`, then `index.md`; files that
+    /// already hold what would be written are left alone.
     func exportAll(
         _ conversations: [ConversationSummary], to directory: URL, progress: (_ done: Int, _ total: Int) -> Void
     ) async throws -> Summary {
@@ -95,172 +116,146 @@ struct MarkdownExporter {
             let file = allocator.claim(base: slug, extension: "md")
             plan.append((conversation, String(file.dropLast(3)), file))
         }
+        let indexFile = directory.appendingPathComponent(Self.indexName)
+        // Index entries by plan position; a conversation emptied meanwhile has none.
+        var entries = [ExportIndexMarkdown.Entry?](repeating: nil, count: plan.count)
+        var upToDate = Set<Int>()
         if !force {
-            var targets = [directory.appendingPathComponent(Self.indexName)] + plan.map { directory.appendingPathComponent($0.file) }
-            if downloader != nil { targets += plan.map { attachmentFolder(directory, $0.slug) } }
-            let existing = targets.filter(OutputFiles.exists)
-            if let first = existing.first { throw ExportError.wouldOverwrite(path: first.path, count: existing.count) }
+            // Only what is already there can conflict. The index lists every conversation, so when it
+            // exists, every transcript is read to know what it would say.
+            let indexExists = OutputFiles.exists(indexFile)
+            var conflicts: [URL] = []
+            for (position, item) in plan.enumerated() {
+                let file = directory.appendingPathComponent(item.file)
+                let occupied = conflict(file, slug: item.slug, in: directory) != nil
+                guard occupied || indexExists, let transcript = try store.fullTranscript(of: item.conversation.id) else { continue }
+                entries[position] = Self.entry(transcript, fileName: item.file)
+                guard occupied else { continue }
+                let planned = try plannedAttachments(of: transcript, slug: item.slug)
+                if try isUpToDate(file, transcript: transcript, planned: planned, in: directory) {
+                    upToDate.insert(position)
+                } else if let conflict = conflict(file, slug: item.slug, in: directory) {
+                    conflicts.append(conflict)
+                }
+            }
+            if indexExists, !OutputFiles.holds(indexFile, exactly: Data(index(entries).utf8)) { conflicts.insert(indexFile, at: 0) }
+            if let first = conflicts.first { throw ExportError.wouldOverwrite(path: first.path, count: conflicts.count) }
         }
         var summary = Summary()
-        var entries: [ExportIndexMarkdown.Entry] = []
         let renderer = ConversationMarkdown(time: time, options: options)
-        for (done, item) in plan.enumerated() {
-            progress(done, plan.count)
+        for (position, item) in plan.enumerated() {
+            progress(position, plan.count)
+            if upToDate.contains(position) {
+                summary.upToDate += 1
+                continue
+            }
+            entries[position] = nil
             guard let transcript = try store.fullTranscript(of: item.conversation.id) else { continue }  // emptied meanwhile
+            entries[position] = Self.entry(transcript, fileName: item.file)
+            let file = directory.appendingPathComponent(item.file)
+            let planned = try plannedAttachments(of: transcript, slug: item.slug)
+            if force, try isUpToDate(file, transcript: transcript, planned: planned, in: directory) {
+                summary.upToDate += 1
+                continue
+            }
             var links: [MessageID: [Int: String]] = [:]
             if let downloader {
-                let saved = try await saveAttachments(of: transcript, slug: item.slug, in: directory, with: downloader)
+                let saved = try await saveAttachments(planned, slug: item.slug, in: directory, with: downloader)
                 links = saved.links
                 summary.attachments += saved.count
                 summary.attachmentFailures += saved.failures
             }
-            try OutputFiles.write(renderer.render(transcript, attachmentLinks: links), to: directory.appendingPathComponent(item.file), force: force)
+            try OutputFiles.write(renderer.render(transcript, attachmentLinks: links), to: file, force: force)
             summary.conversations += 1
             summary.messages += transcript.messages.count
-            entries.append(.init(
-                conversation: transcript.conversation, fileName: item.file, messageCount: transcript.messages.count,
-                firstMessageAtMs: transcript.messages.first?.internalDateMs, lastMessageAtMs: transcript.messages.last?.internalDateMs))
         }
         progress(plan.count, plan.count)
-        let index = ExportIndexMarkdown(time: time, options: options).render(account: account.email, entries: entries)
-        try OutputFiles.write(index, to: directory.appendingPathComponent(Self.indexName), force: force)
+        let indexText = index(entries)
+        if !OutputFiles.holds(indexFile, exactly: Data(indexText.utf8)) {
+            try OutputFiles.write(indexText, to: indexFile, force: force)
+        }
         return summary
+    }
+
+    private static func entry(_ transcript: Transcript, fileName: String) -> ExportIndexMarkdown.Entry {
+        ExportIndexMarkdown.Entry(
+            conversation: transcript.conversation, fileName: fileName, messageCount: transcript.messages.count,
+            firstMessageAtMs: transcript.messages.first?.internalDateMs, lastMessageAtMs: transcript.messages.last?.internalDateMs)
+    }
+
+    private func index(_ entries: [ExportIndexMarkdown.Entry?]) -> String {
+        ExportIndexMarkdown(time: time, options: options).render(account: account.email, entries: entries.compactMap { $0 })
+    }
+
+    /// What is already in the way of writing `file`: the file itself, or, with attachments, the folder
+    /// they would be saved into.
+    private func conflict(_ file: URL, slug: String, in directory: URL) -> URL? {
+        if OutputFiles.exists(file) { return file }
+        let folder = attachmentFolder(directory, slug)
+        return downloader != nil && OutputFiles.exists(folder) ? folder : nil
+    }
+
+    /// Whether `file` already holds this conversation as the export would write it, and, with
+    /// attachments, every attachment it links is saved: then nothing needs writing or downloading.
+    ///
+    /// An attachment's bytes are not compared: checking them would mean downloading them again, and a
+    /// message's attachments never change.
+    private func isUpToDate(_ file: URL, transcript: Transcript, planned: [PlannedAttachment], in directory: URL) throws -> Bool {
+        guard OutputFiles.exists(file),
+              planned.allSatisfy({ OutputFiles.isRegularFile(directory.appendingPathComponent($0.link)) })
+        else { return false }
+        var links: [MessageID: [Int: String]] = [:]
+        for attachment in planned { links[attachment.source.messageID, default: [:]][attachment.index] = attachment.link }
+        let markdown = ConversationMarkdown(time: time, options: options).render(transcript, attachmentLinks: links)
+        return OutputFiles.holds(file, exactly: Data(markdown.utf8))
     }
 
     private func attachmentFolder(_ directory: URL, _ slug: String) -> URL {
         directory.appendingPathComponent(Self.attachmentsFolder, isDirectory: true).appendingPathComponent(slug, isDirectory: true)
     }
 
-    /// Downloads a conversation's attachments into `attachments/<slug>/` under `directory`.
-    /// - Returns: the relative path of each saved attachment, the count, and a line per failure.
-    private func saveAttachments(
-        of transcript: Transcript, slug: String, in directory: URL, with downloader: AttachmentDownloader
-    ) async throws -> (links: [MessageID: [Int: String]], count: Int, failures: [String]) {
+    /// The attachments of a conversation and the names they are saved under in `attachments/<slug>/`;
+    /// none when attachments are not exported.
+    private func plannedAttachments(of transcript: Transcript, slug: String) throws -> [PlannedAttachment] {
+        guard downloader != nil else { return [] }
         let sources = try store.attachmentSources(of: transcript.messages.filter { !$0.attachments.isEmpty }.map(\.id))
-        guard !sources.isEmpty else { return ([:], 0, []) }
-        let folder = try OutputFiles.makeDirectories([Self.attachmentsFolder, slug], in: directory)
         var names = SafeFileName.Allocator()
-        var links: [MessageID: [Int: String]] = [:]
-        var count = 0
-        var failures: [String] = []
+        var planned: [PlannedAttachment] = []
         for message in transcript.messages {
             for (index, source) in (sources[message.id] ?? []).enumerated() {
                 let safe = SafeFileName.attachmentName(source.filename)
                 let name = names.claim(base: safe.base, extension: safe.extension)
-                let data: Data
-                do {
-                    data = try await downloader.data(for: source)
-                } catch let error as GmailAPIError where ExitStatus(for: error) == .notLoggedIn {
-                    throw error  // every other attachment would fail the same way; `chatmail login` is the fix
-                } catch {
-                    failures.append(TerminalSafeText.singleLine(
-                        "\(source.filename.isEmpty ? name : source.filename): \((error as? any LocalizedError)?.errorDescription ?? "\(error)")"))
-                    continue
-                }
-                try OutputFiles.write(data, to: folder.appendingPathComponent(name), force: force)
-                links[message.id, default: [:]][index] = Self.attachmentsFolder + "/" + slug + "/" + name
-                count += 1
+                planned.append(PlannedAttachment(
+                    source: source, index: index, name: name, link: Self.attachmentsFolder + "/" + slug + "/" + name))
             }
         }
-        return (links, count, failures)
-    }
-}
-
-/// Creating export files without ever replacing one by accident.
-enum OutputFiles {
-    /// Whether anything, even a dangling symbolic link, is at `url`.
-    static func exists(_ url: URL) -> Bool {
-        var status = stat()
-        return lstat(url.path, &status) == 0
+        return planned
     }
 
-    static func write(_ text: String, to url: URL, force: Bool) throws {
-        try write(Data(text.utf8), to: url, force: force)
-    }
-
-    /// The bytes go to a new temporary file beside `url` first, so a reader, or the user after a crash,
-    /// never finds half a file under the final name (at worst a hidden `.chatmail-….tmp`). Without `force`
-    /// the finished file is then hard-linked to its name, which fails if anything, even a dangling
-    /// symbolic link, is there: nothing is ever replaced or followed. With `force` it is renamed over
-    /// the old one (a symbolic link is replaced, not followed).
-    ///
-    /// There is no fsync: an export is a copy that can be made again, and syncing ten thousand files
-    /// one by one took most of an `--all` export's time.
-    static func write(_ data: Data, to url: URL, force: Bool) throws {
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".chatmail-\(UUID().uuidString).tmp")
-        try create(temporary, with: data)
-        if force {
-            guard rename(temporary.path, url.path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                unlink(temporary.path)
-                throw ExportError.writeFailed(path: url.path, reason: reason)
+    /// Downloads the planned attachments into `attachments/<slug>/` under `directory`.
+    /// - Returns: the link of each saved attachment by message and position, the count, and a line per failure.
+    private func saveAttachments(
+        _ planned: [PlannedAttachment], slug: String, in directory: URL, with downloader: AttachmentDownloader
+    ) async throws -> (links: [MessageID: [Int: String]], count: Int, failures: [String]) {
+        guard !planned.isEmpty else { return ([:], 0, []) }
+        let folder = try OutputFiles.makeDirectories([Self.attachmentsFolder, slug], in: directory)
+        var links: [MessageID: [Int: String]] = [:]
+        var failures: [String] = []
+        for attachment in planned {
+            let source = attachment.source
+            let data: Data
+            do {
+                data = try await downloader.data(for: source)
+            } catch let error as GmailAPIError where ExitStatus(for: error) == .notLoggedIn {
+                throw error  // every other attachment would fail the same way; `chatmail login` is the fix
+            } catch {
+                failures.append(TerminalSafeText.singleLine(
+                    "\(source.filename.isEmpty ? attachment.name : source.filename): \((error as? any LocalizedError)?.errorDescription ?? "\(error)")"))
+                continue
             }
-            return
+            try OutputFiles.write(data, to: folder.appendingPathComponent(attachment.name), force: force)
+            links[source.messageID, default: [:]][attachment.index] = attachment.link
         }
-        let linked = link(temporary.path, url.path) == 0
-        let error = errno
-        unlink(temporary.path)
-        if linked { return }
-        if error == EEXIST { throw ExportError.wouldOverwrite(path: url.path, count: 1) }
-        // File systems without hard links (FAT on a USB stick, some network shares): create the file
-        // itself, still exclusively, at the cost of a short file under its name if the export is killed.
-        guard [EPERM, ENOTSUP, EMLINK, ENOSYS].contains(error) else {
-            throw ExportError.writeFailed(path: url.path, reason: String(cString: strerror(error)))
-        }
-        try create(url, with: data)
-    }
-
-    /// Creates `url` (mode 0666 less the umask, so 0600 under chatmail's 077) and writes `data` to it.
-    private static func create(_ url: URL, with data: Data) throws {
-        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else {
-            if errno == EEXIST || errno == ELOOP { throw ExportError.wouldOverwrite(path: url.path, count: 1) }
-            throw ExportError.writeFailed(path: url.path, reason: String(cString: strerror(errno)))
-        }
-        defer { close(descriptor) }
-        try data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    let reason = String(cString: strerror(errno))
-                    unlink(url.path)
-                    throw ExportError.writeFailed(path: url.path, reason: reason)
-                }
-                offset += written
-            }
-        }
-    }
-
-    /// Creates the folders `components` below `base`, one level at a time, and returns the innermost.
-    /// A component that exists must be a real directory: a symbolic link (to somewhere outside the
-    /// export) is refused, not followed.
-    static func makeDirectories(_ components: [String], in base: URL) throws -> URL {
-        var url = base
-        for component in components {
-            url = url.appendingPathComponent(component, isDirectory: true)
-            if mkdir(url.path, 0o777) == 0 { continue }
-            guard errno == EEXIST else { throw ExportError.writeFailed(path: url.path, reason: String(cString: strerror(errno))) }
-            var status = stat()
-            guard lstat(url.path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
-                throw ExportError.writeFailed(
-                    path: url.path, reason: "it exists and is not a directory (the export does not follow symbolic links)")
-            }
-        }
-        return url
-    }
-
-    static func makeDirectory(_ url: URL) throws {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw ExportError.notADirectory(url.path) }
-            return
-        }
-        do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        } catch {
-            throw ExportError.writeFailed(path: url.path, reason: error.localizedDescription)
-        }
+        return (links, planned.count - failures.count, failures)
     }
 }

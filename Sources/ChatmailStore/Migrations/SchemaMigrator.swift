@@ -85,9 +85,8 @@ package struct SchemaMigrator: Sendable {
             try migrator.migrate(writer)
         } catch let error as StoreError {
             throw error
-        } catch let error as DatabaseError where error.isLockError {
-            throw .databaseLocked
         } catch let error as DatabaseError {
+            if let mapped = StoreError.mapping(error, path: writer.path) { throw mapped }
             throw .migrationFailed(error.message ?? "SQLite error \(error.resultCode.rawValue)")
         } catch {
             throw .migrationFailed(String(describing: error))

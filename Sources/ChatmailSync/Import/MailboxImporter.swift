@@ -101,8 +101,8 @@ public struct MailboxImporter: Sendable {
 
     static func prepare(_ raw: RawMailboxMessage, pipeline: TextPipeline, aliases: Set<String>) -> Prepared {
         let parsed = ParsedMessage(raw: raw.bytes)
-        if let reason = MessageValidation.rejection(of: parsed, bytes: raw.bytes) {
-            return .skipped(ImportReport.Skipped(origin: raw.origin, reason: reason))
+        if let rejection = MessageValidation.rejection(of: parsed, bytes: raw.bytes) {
+            return .skipped(ImportReport.Skipped(origin: raw.origin, reason: "not an email message: \(rejection)"))
         }
         // Export tools encode non-ASCII label names as RFC 2047 words; decode before splitting at commas.
         let takeoutLabels = parsed.root.headers.first("X-Gmail-Labels").map { TakeoutLabels.gmailLabelIDs(EncodedWords.decode($0)) }

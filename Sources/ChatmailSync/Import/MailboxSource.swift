@@ -20,9 +20,15 @@ public enum MailboxSource {
         case notFound(String)
         case unreadable(String, reason: String)
         case noMessages(String)
+        /// A file given by itself (an `.eml`, or an mbox) that holds no email message at all.
+        case notAMessage(String, MessageValidation.Rejection)
     }
 
     /// Reads every message under `path`, in a stable order (sorted paths; mbox order).
+    ///
+    /// A file named by itself must hold an email message (for an mbox, at least one): importing
+    /// `/etc/passwd` is a mistake to report, not an empty conversation to create. In a directory or an
+    /// mbox that has some, the parts that are not messages are left for the importer to skip and name.
     public static func read(_ path: String) throws(Failure) -> [RawMailboxMessage] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .notFound(path) }
@@ -39,6 +45,11 @@ public enum MailboxSource {
                 }
             } else {
                 messages = [RawMailboxMessage(bytes: bytes, origin: path, separatorDateMs: nil, fileDateMs: modificationDateMs(path))]
+            }
+            if let first = messages.first, let rejection = MessageValidation.rejection(of: first.bytes),
+               messages.dropFirst().allSatisfy({ MessageValidation.rejection(of: $0.bytes) != nil })
+            {
+                throw .notAMessage(path, rejection)
             }
         }
         guard !messages.isEmpty else { throw .noMessages(path) }

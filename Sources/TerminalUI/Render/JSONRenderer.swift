@@ -57,10 +57,26 @@ public struct JSONRenderer: Sendable {
     /// Any value as terminal-safe JSON with the house formatting (sorted keys, pretty, newline-ended),
     /// for command results that have no shape of their own here.
     public func encode(_ value: some Encodable) throws -> String {
+        try Self.encode(value)
+    }
+
+    /// Any value as terminal-safe JSON with the house formatting, when no time formatting is at hand.
+    public static func encode(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let json = String(decoding: try encoder.encode(value), as: UTF8.self)
-        return Self.escapingInvisibleControls(json) + "\n"
+        return escapingInvisibleControls(collapsingEmptyContainers(json)) + "\n"
+    }
+
+    /// Writes `[]` and `{}` for empty arrays and objects, where Foundation's pretty printer on Linux
+    /// writes the brackets on lines of their own with an empty line between.
+    ///
+    /// Only structure is touched: a line break inside a JSON string is always escaped as `\n`, so a raw
+    /// line break after `[` or `{` is never part of a value.
+    static func collapsingEmptyContainers(_ json: String) -> String {
+        guard json.contains("\n\n") else { return json }
+        return json.replacingOccurrences(of: #"\[\n[ ]*\n?[ ]*\]"#, with: "[]", options: .regularExpression)
+            .replacingOccurrences(of: #"\{\n[ ]*\n?[ ]*\}"#, with: "{}", options: .regularExpression)
     }
 
     /// Escapes scalars that JSONEncoder leaves raw but a terminal could act on.
