@@ -6,7 +6,7 @@ import Testing
 @Suite struct DatabaseDamageTests {
     /// Moves everything from the WAL into the database file, so the file alone holds the data.
     func checkpoint(_ store: ChatmailStore) throws {
-        try store.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        _ = try store.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
     }
 
     /// Writes garbage over page `page` (1-based) of the file at `path`.
