@@ -8,16 +8,24 @@ import TerminalUI
 struct ActionOptions: ParsableArguments {
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "An address, a name, or a unique prefix of one (as for `show`).") var person: String?
+    @Argument(help: ArgumentHelp(PersonLookup.personHelp + " Typing mistakes are not forgiven here.")) var person: String?
+    @Flag(help: PersonLookup.groupHelp) var group = false
     @Option(name: .customLong("message"), help: ArgumentHelp("Act on this one message instead (its Gmail id, `gmailId` in `show --json`).", valueName: "id"))
     var message: String?
     @Flag(help: "Print the result as JSON.") var json = false
+
+    /// Gmail ids are 16 hexadecimal digits; anything much longer is a mistake, not worth a lookup.
+    static let maximumMessageIDLength = 100
 
     func validate() throws {
         switch (person, message) {
         case (nil, nil): throw ValidationError("Name a person, or give --message ID.")
         case (.some, .some): throw ValidationError("Give a person or --message ID, not both.")
         default: break
+        }
+        if group && person == nil { throw ValidationError("--group goes with a person.") }
+        if let message, message.count > Self.maximumMessageIDLength {
+            throw ValidationError("--message takes a Gmail id (`gmailId` in `show --json`), not \(EchoedInput.quoted(message)).")
         }
     }
 }
@@ -35,12 +43,9 @@ enum ActionRunner {
             subject = .message(gmailID: gmailID)
             shownTarget = "message \(gmailID)"
         } else if let person = options.person {
-            let conversation: ConversationSummary
-            switch try store.resolvePerson(person, in: account.id, allowingFuzzy: false) {
-            case .found(let match): conversation = match
-            case .ambiguous(let candidates): throw CommandError.personAmbiguous(person, candidates)
-            case .notFound: throw CommandError.personNotFound(person)
-            }
+            // A typo may show the wrong chat, but it must never archive or trash one.
+            let conversation = try PersonLookup.conversation(
+                for: person, in: store, account: account.id, allowingFuzzy: false, preferringGroups: options.group)
             let addresses = conversation.participants.map(\.address).joined(separator: ", ")
             subject = .conversation(conversation.id, description: addresses.isEmpty ? conversation.title : addresses)
             shownTarget = conversation.title
