@@ -75,12 +75,12 @@ enum CandidateLine {
         return name(of: person) + " (\(count))"
     }
 
-    /// `id:4  Alice, Bob <alice@example.com, bob@example.net> (3 messages)`: the id first, since it is
+    /// `id:4 Alice, Bob <alice@example.com, bob@example.net> (3 messages)`: the id first, since it is
     /// what the user types next.
     static func describe(_ conversation: ConversationSummary) -> String {
         let addresses = conversation.participants.map(\.address).joined(separator: ", ")
         let count = conversation.messageCount == 1 ? "1 message" : "\(conversation.messageCount) messages"
-        return TerminalSafeText.singleLine("\(reference(to: conversation))  \(conversation.title) <\(addresses)> (\(count))")
+        return TerminalSafeText.singleLine("\(reference(to: conversation)) \(conversation.title) <\(addresses)> (\(count))")
     }
 
     /// `Alice Liddell <alice@example.com>`, or the address alone when they have no name.

@@ -126,8 +126,8 @@ extension CLIFixture {
             #expect(result.status == 2, "\(arguments)")
             #expect(result.stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) } == [
                 "chatmail: \"\(arguments[1])\" matches 2 conversations; give the conversation's id instead (as listed: id:N):",
-                "id:\(alanBob)  Alan, Bob <alan@example.org, bob@example.net> (1 message)",
-                "id:\(aliceBob)  Alice, Bob <Alice@Example.com, bob@example.net> (1 message)",
+                "id:\(alanBob) Alan, Bob <alan@example.org, bob@example.net> (1 message)",
+                "id:\(aliceBob) Alice, Bob <Alice@Example.com, bob@example.net> (1 message)",
             ], "\(arguments)")
         }
         #expect(try fixture.shownTitle(try await fixture.run(["show", "id:\(alanBob)", "--json"])) == "Alan, Bob")
