@@ -15,7 +15,9 @@ struct GlobalOptions: ParsableArguments {
     var color: ColorMode = .auto
 
     // Unconditional, so "--width -1" reaches validate() instead of reading as a missing value.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Lay output out for this many columns instead of the terminal's width.", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Lay output out for this many columns instead of the terminal's width.", valueName: "n"))
     var width: Int?
 
     @Flag(help: "Draw with ASCII instead of box-drawing characters (automatic when the locale is not UTF-8).")

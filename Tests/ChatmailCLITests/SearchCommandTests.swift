@@ -83,6 +83,11 @@ import Testing
             #expect(result.status == 0, "\(query): \(result.stderr)")
         }
         #expect(try await fixture.run(["search", ""]).status == 64)
+        // FTS5's reason quotes the query; a long one is cut like any echoed input.
+        let column = try await fixture.run(["search", String(repeating: "y", count: 300) + ":abc OR x"])
+        #expect(column.status == 64)
+        #expect(column.stderr.contains("(no such column: yyy") && column.stderr.contains("y…)"), "\(column.stderr)")
+        #expect(!column.stderr.contains(String(repeating: "y", count: 61)))
     }
 
     @Test("a word pasted two thousand times finds what the word finds; too many different words exit 64 with the reason")

@@ -33,6 +33,12 @@ struct ActionOptions: ParsableArguments {
 /// Runs one local-first action: labels and rollups change at once, Gmail hears about it on the next
 /// `chatmail sync` (or `chatmail pending run`).
 enum ActionRunner {
+    /// The discussion of every action command.
+    static let discussion = PersonLookup.discussion + """
+         Unlike show, actions never forgive a typing mistake: a typo must not archive or trash the wrong \
+        conversation. --message ID acts on one message instead of a conversation.
+        """
+
     static func run(_ kind: PendingActionKind, _ options: ActionOptions) async throws {
         let env = AppEnvironment(options.global)
         let store = try env.openExistingStore()
@@ -122,43 +128,50 @@ struct ActionResultJSON: Encodable {
 }
 
 struct Archive: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Archive a conversation: remove it from the inbox (new mail brings it back).")
+    static let configuration = CommandConfiguration(
+        abstract: "Archive a conversation: remove it from the inbox (new mail brings it back).", discussion: ActionRunner.discussion)
     @OptionGroup var options: ActionOptions
     func run() async throws { try await ActionRunner.run(.archive, options) }
 }
 
 struct Unarchive: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Move a conversation back to the inbox.")
+    static let configuration = CommandConfiguration(
+        abstract: "Move a conversation back to the inbox.", discussion: ActionRunner.discussion)
     @OptionGroup var options: ActionOptions
     func run() async throws { try await ActionRunner.run(.unarchive, options) }
 }
 
 struct Read: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Mark a conversation as read.")
+    static let configuration = CommandConfiguration(
+        abstract: "Mark a conversation as read.", discussion: ActionRunner.discussion)
     @OptionGroup var options: ActionOptions
     func run() async throws { try await ActionRunner.run(.read, options) }
 }
 
 struct Unread: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Mark a conversation as unread (its newest message from the other side).")
+    static let configuration = CommandConfiguration(
+        abstract: "Mark a conversation as unread (its newest message from the other side).", discussion: ActionRunner.discussion)
     @OptionGroup var options: ActionOptions
     func run() async throws { try await ActionRunner.run(.unread, options) }
 }
 
 struct Star: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Star a conversation (its newest message).")
+    static let configuration = CommandConfiguration(
+        abstract: "Star a conversation (its newest message).", discussion: ActionRunner.discussion)
     @OptionGroup var options: ActionOptions
     func run() async throws { try await ActionRunner.run(.star, options) }
 }
 
 struct Unstar: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Remove every star from a conversation.")
+    static let configuration = CommandConfiguration(
+        abstract: "Remove every star from a conversation.", discussion: ActionRunner.discussion)
     @OptionGroup var options: ActionOptions
     func run() async throws { try await ActionRunner.run(.unstar, options) }
 }
 
 struct Trash: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Move a conversation to the trash.")
+    static let configuration = CommandConfiguration(
+        abstract: "Move a conversation to the trash.", discussion: ActionRunner.discussion)
     @OptionGroup var options: ActionOptions
     func run() async throws { try await ActionRunner.run(.trash, options) }
 }
