@@ -51,18 +51,17 @@ public struct SearchQuery: Sendable, Equatable {
             expression = text
             phrases = nil
         } else {
+            // FTS5's tokenizer folds case, so "Word" and "word" are one phrase.
             var seen = Set<String>()
-            let quoted = words.compactMap { word -> String? in
+            let distinct = words.filter { seen.insert($0.lowercased()).inserted }
+            guard distinct.count <= Self.maximumTermCount else { throw .tooManyTerms(distinct.count) }
+            guard distinct.reduce(distinct.count - 1, { $0 + $1.count }) <= Self.maximumLength else { throw .tooLong }
+            let quoted = distinct.map { word -> String in
                 let isPrefix = word.count > 1 && word.hasSuffix("*")
                 let term = isPrefix ? word.dropLast() : word
-                let phrase = "\"" + term.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (isPrefix ? "*" : "")
-                // FTS5's tokenizer folds case, so "Word" and "word" are one phrase.
-                return seen.insert(phrase.lowercased()).inserted ? phrase : nil
+                return "\"" + term.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (isPrefix ? "*" : "")
             }
-            guard quoted.count <= Self.maximumTermCount else { throw .tooManyTerms(quoted.count) }
-            let expression = quoted.joined(separator: " ")
-            guard expression.count <= Self.maximumLength else { throw .tooLong }
-            self.expression = expression
+            expression = quoted.joined(separator: " ")
             phrases = quoted
         }
     }
