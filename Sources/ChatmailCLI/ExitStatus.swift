@@ -72,7 +72,7 @@ enum ExitStatus: Int32, Sendable {
             }
         case let error as CommandError:
             switch error {
-            case .personNotFound, .personAmbiguous: self = .personNotFound
+            case .personNotFound, .personAmbiguous, .noGroupConversation: self = .personNotFound
             case .outputFailed: self = .failure
             case .badInput, .notAMessage: self = .dataError
             case .syncRunning: self = .databaseUnavailable
@@ -96,19 +96,26 @@ enum ExitStatus: Int32, Sendable {
         }
     }
 
-    /// An ambiguity report lists at most this many conversations, newest first.
+    /// An ambiguity report lists at most this many people and conversations (people first, each
+    /// most recent first).
     static let maximumCandidatesListed = 10
 
     /// The text printed on stderr: one line, prefixed with the program name, plus the candidate list
     /// when a person is ambiguous.
     static func message(for error: any Error) -> String {
-        var text = "chatmail: \(summary(of: error))\n"
-        if case CommandError.personAmbiguous(_, let candidates) = error {
-            for candidate in candidates.prefix(maximumCandidatesListed) {
-                text += "  " + CandidateLine.describe(candidate) + "\n"
+        var described = error
+        if case SearchError.badQuery(let reason) = error {
+            // FTS5's reason quotes the query near the error, and the query can be long.
+            described = SearchError.badQuery(EchoedInput.excerpt(reason))
+        }
+        var text = "chatmail: \(summary(of: described))\n"
+        if case CommandError.personAmbiguous(_, let people, let conversations) = error {
+            let lines = people.map(CandidateLine.describe) + conversations.map(CandidateLine.describe)
+            for line in lines.prefix(maximumCandidatesListed) {
+                text += "  " + line + "\n"
             }
-            if candidates.count > maximumCandidatesListed {
-                text += "  … and \(candidates.count - maximumCandidatesListed) more\n"
+            if lines.count > maximumCandidatesListed {
+                text += "  … and \(lines.count - maximumCandidatesListed) more\n"
             }
         }
         return text

@@ -35,7 +35,10 @@ struct OutputOptions: ParsableArguments {
     @Option(help: "When to use colour: auto, always or never. NO_COLOR and TERM=dumb are respected.")
     var color: ColorMode = .auto
 
-    @Option(help: ArgumentHelp("Lay output out for this many columns instead of the terminal's width.", valueName: "n"))
+    // Unconditional, so "--width -1" reaches validate() instead of reading as a missing value.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Lay output out for this many columns instead of the terminal's width.", valueName: "n"))
     var width: Int?
 
     @Flag(help: "Draw with ASCII instead of box-drawing characters (automatic when the locale is not UTF-8).")

@@ -120,7 +120,7 @@ import Testing
         #expect(try await fixture.run(["archive", "liddell"]).status == 0)  // a real prefix still works
     }
 
-    @Test("an ambiguous prefix exits 2 and lists the candidates on stderr")
+    @Test("an ambiguous prefix exits 2 and lists the people it matches on stderr")
     func ambiguous() async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()
@@ -128,9 +128,11 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
         let lines = result.stderr.split(separator: "\n")
-        #expect(lines.first?.hasPrefix("chatmail: \"al\" matches 2 conversations") == true)
+        let expected = "chatmail: \"al\" matches 2 people; give more of the name, the full address, "
+            + "or a conversation id (id:N from `chatmail conversations --json`):"
+        #expect(lines.first.map(String.init) == expected)
         #expect(lines.dropFirst().map { $0.trimmingCharacters(in: .whitespaces) } == [
-            "Alice Liddell <Alice@Example.com> (3 messages)", "Alan Turing <alan@example.org> (1 message)",
+            "Alice Liddell <Alice@Example.com> (2 conversations)", "Alan Turing <alan@example.org> (1 conversation)",
         ])
     }
 

@@ -46,10 +46,13 @@ import Testing
         }
         let scores = hits.compactMap { $0["score"] as? Double }
         #expect(scores == scores.sorted())
+        // A group is opened by its id: titles are first names and need not be unique.
         let group = try await fixture.run(["search", "group", "--json"])
         let hit = try #require((try group.json() as? [[String: Any]])?.first)
-        #expect(hit["open"] as? String == "chatmail show 'Alice, Bob'")
-        #expect(try await fixture.run(["show", "Alice, Bob"]).status == 0)  // the command really opens it
+        let id = try #require((hit["conversation"] as? [String: Any])?["id"] as? Int)
+        #expect(hit["open"] as? String == "chatmail show id:\(id)")
+        let opened = try await fixture.run(["show", "id:\(id)", "--json"])  // the command really opens it
+        #expect(((try opened.json() as? [String: Any])?["conversation"] as? [String: Any])?["title"] as? String == "Alice, Bob")
     }
 
     @Test("--person keeps one conversation; an unknown or ambiguous person exits 2")
@@ -80,6 +83,30 @@ import Testing
             #expect(result.status == 0, "\(query): \(result.stderr)")
         }
         #expect(try await fixture.run(["search", ""]).status == 64)
+        // FTS5's reason quotes the query; a long one is cut like any echoed input.
+        let column = try await fixture.run(["search", String(repeating: "y", count: 300) + ":abc OR x"])
+        #expect(column.status == 64)
+        #expect(column.stderr.contains("(no such column: yyy") && column.stderr.contains("y…)"), "\(column.stderr)")
+        #expect(!column.stderr.contains(String(repeating: "y", count: 61)))
+    }
+
+    @Test("a word pasted two thousand times finds what the word finds; too many different words exit 64 with the reason")
+    func termCaps() async throws {
+        let fixture = try CLIFixture()
+        try fixture.seedCast()
+        let once = try await fixture.run(["search", "subject", "--json", "--limit", "50"])
+        let pasted = try await fixture.run(["search", String(repeating: "subject ", count: 2_000), "--json", "--limit", "50"])
+        #expect(pasted.status == 0, "\(pasted.stderr)")
+        #expect((try once.json() as? [Any])?.count == 6)
+        #expect(pasted.stdout == once.stdout)
+        let split = try await fixture.run(["search", "--limit", "50", "--json"] + Array(repeating: "Subject", count: 2_000))
+        #expect(split.stdout == once.stdout)
+        let many = try await fixture.run(["search"] + (1...40).map { "word\($0)" })
+        #expect(many.status == 64)
+        #expect(many.stderr == "chatmail: The search query has too many different words (40; at most 32). "
+            + "Keep the few words that single out the messages you want.\n")
+        let long = try await fixture.run(["search", String(repeating: "x", count: 5_000)])
+        #expect(long.status == 64 && long.stderr.contains("too long (at most 1000 characters)"))
     }
 
     @Test("the index follows sync: new mail is found, deleted and trashed mail is not, a full re-sync keeps it consistent")

@@ -21,6 +21,32 @@ import Testing
             #expect(query.expression == text)
         }
     }
+
+    @Test("a plain word repeated, in any case, is searched once; a prefix is another word")
+    func repeats() throws {
+        let pasted = try SearchQuery(String(repeating: "word ", count: 2_000))
+        #expect(pasted.expression == "\"word\"" && pasted.phrases == ["\"word\""])
+        #expect(try SearchQuery("Lunch lunch friday LUNCH friday").expression == "\"Lunch\" \"friday\"")
+        #expect(try SearchQuery("meet meet* meet").expression == "\"meet\" \"meet\"*")
+    }
+
+    @Test("more different words than the cap, or more characters, are refused, plain or FTS5")
+    func caps() throws {
+        let words = (1...SearchQuery.maximumTermCount + 1).map { "w\($0)" }
+        #expect(try SearchQuery(words.dropLast().joined(separator: " ")).phrases?.count == SearchQuery.maximumTermCount)
+        #expect(throws: SearchError.tooManyTerms(SearchQuery.maximumTermCount + 1)) {
+            try SearchQuery(words.joined(separator: " "))
+        }
+        #expect(throws: SearchError.tooManyTerms(SearchQuery.maximumTermCount + 1)) {
+            try SearchQuery(words.joined(separator: " OR "))
+        }
+        #expect(try SearchQuery(Array(repeating: "w1", count: 40).joined(separator: " OR ")).isAdvanced)  // repeats count once
+        let long = String(repeating: "x", count: SearchQuery.maximumLength + 1)
+        #expect(throws: SearchError.tooLong) { try SearchQuery(long) }
+        #expect(throws: SearchError.tooLong) { try SearchQuery("\"" + long + "\"") }
+        #expect(try SearchQuery(String(long.dropLast())).expression.count == SearchQuery.maximumLength + 2)  // quoted
+        #expect(SearchError.tooManyTerms(40).errorDescription?.contains("too many different words (40; at most 32)") == true)
+    }
 }
 
 @Suite struct SearchTests {
@@ -61,6 +87,9 @@ import Testing
             #expect(try store.search(try SearchQuery("don't"), in: account).map(\.gmailID) == ["a"])
             #expect(try store.search(try SearchQuery("\"be late\""), in: account).map(\.gmailID) == ["a"])
             #expect(try store.search(try SearchQuery("lunch OR meeting"), in: account).count == 2)
+            // A pasted repetition finds what the word alone finds.
+            #expect(try store.search(try SearchQuery(String(repeating: "friday ", count: 2_000)), in: account)
+                == store.search(try SearchQuery("friday"), in: account))
         }
     }
 

@@ -67,7 +67,7 @@ struct QueueHarness {
     }
 
     func conversation(_ person: String) throws -> ConversationID {
-        guard case .found(let match) = try store.resolvePerson(person, in: account.id) else {
+        guard case .found(let match, _) = try store.resolvePerson(person, in: account.id) else {
             Issue.record("no single conversation for \(person)")
             return ConversationID(rawValue: -1)
         }

@@ -8,10 +8,14 @@ import TerminalUI
 struct ActionOptions: ParsableArguments {
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "An address, a name, or a unique prefix of one (as for `show`).") var person: String?
+    @Argument(help: ArgumentHelp(PersonLookup.personHelp + " Typing mistakes are not forgiven here.")) var person: String?
+    @Flag(help: PersonLookup.groupHelp) var group = false
     @Option(name: .customLong("message"), help: ArgumentHelp("Act on this one message instead (its Gmail id, `gmailId` in `show --json`).", valueName: "id"))
     var message: String?
     @Flag(help: "Print the result as JSON.") var json = false
+
+    /// Gmail ids are 16 hexadecimal digits; anything much longer is a mistake, not worth a lookup.
+    static let maximumMessageIDLength = 100
 
     func validate() throws {
         switch (person, message) {
@@ -19,12 +23,22 @@ struct ActionOptions: ParsableArguments {
         case (.some, .some): throw ValidationError("Give a person or --message ID, not both.")
         default: break
         }
+        if group && person == nil { throw ValidationError("--group goes with a person.") }
+        if let message, message.count > Self.maximumMessageIDLength {
+            throw ValidationError("--message takes a Gmail id (`gmailId` in `show --json`), not \(EchoedInput.quoted(message)).")
+        }
     }
 }
 
 /// Runs one local-first action: labels and rollups change at once, Gmail hears about it on the next
 /// `chatmail sync` (or `chatmail pending run`).
 enum ActionRunner {
+    /// The discussion of every action command.
+    static let discussion = PersonLookup.discussion + """
+         Unlike show, actions never forgive a typing mistake: a typo must not archive or trash the wrong \
+        conversation. --message ID acts on one message instead of a conversation.
+        """
+
     static func run(_ kind: PendingActionKind, _ options: ActionOptions) async throws {
         let env = AppEnvironment(options.global)
         let store = try env.openExistingStore()
@@ -35,12 +49,9 @@ enum ActionRunner {
             subject = .message(gmailID: gmailID)
             shownTarget = "message \(gmailID)"
         } else if let person = options.person {
-            let conversation: ConversationSummary
-            switch try store.resolvePerson(person, in: account.id, allowingFuzzy: false) {
-            case .found(let match): conversation = match
-            case .ambiguous(let candidates): throw CommandError.personAmbiguous(person, candidates)
-            case .notFound: throw CommandError.personNotFound(person)
-            }
+            // A typo may show the wrong chat, but it must never archive or trash one.
+            let conversation = try PersonLookup.conversation(
+                for: person, in: store, account: account.id, allowingFuzzy: false, preferringGroups: options.group)
             let addresses = conversation.participants.map(\.address).joined(separator: ", ")
             subject = .conversation(conversation.id, description: addresses.isEmpty ? conversation.title : addresses)
             shownTarget = conversation.title
@@ -117,43 +128,50 @@ struct ActionResultJSON: Encodable {
 }
 
 struct Archive: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Archive a conversation: remove it from the inbox (new mail brings it back).")
+    static let configuration = CommandConfiguration(
+        abstract: "Archive a conversation: remove it from the inbox (new mail brings it back).", discussion: ActionRunner.discussion)
     @OptionGroup var options: ActionOptions
     func run() async throws { try await ActionRunner.run(.archive, options) }
 }
 
 struct Unarchive: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Move a conversation back to the inbox.")
+    static let configuration = CommandConfiguration(
+        abstract: "Move a conversation back to the inbox.", discussion: ActionRunner.discussion)
     @OptionGroup var options: ActionOptions
     func run() async throws { try await ActionRunner.run(.unarchive, options) }
 }
 
 struct Read: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Mark a conversation as read.")
+    static let configuration = CommandConfiguration(
+        abstract: "Mark a conversation as read.", discussion: ActionRunner.discussion)
     @OptionGroup var options: ActionOptions
     func run() async throws { try await ActionRunner.run(.read, options) }
 }
 
 struct Unread: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Mark a conversation as unread (its newest message from the other side).")
+    static let configuration = CommandConfiguration(
+        abstract: "Mark a conversation as unread (its newest message from the other side).", discussion: ActionRunner.discussion)
     @OptionGroup var options: ActionOptions
     func run() async throws { try await ActionRunner.run(.unread, options) }
 }
 
 struct Star: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Star a conversation (its newest message).")
+    static let configuration = CommandConfiguration(
+        abstract: "Star a conversation (its newest message).", discussion: ActionRunner.discussion)
     @OptionGroup var options: ActionOptions
     func run() async throws { try await ActionRunner.run(.star, options) }
 }
 
 struct Unstar: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Remove every star from a conversation.")
+    static let configuration = CommandConfiguration(
+        abstract: "Remove every star from a conversation.", discussion: ActionRunner.discussion)
     @OptionGroup var options: ActionOptions
     func run() async throws { try await ActionRunner.run(.unstar, options) }
 }
 
 struct Trash: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Move a conversation to the trash.")
+    static let configuration = CommandConfiguration(
+        abstract: "Move a conversation to the trash.", discussion: ActionRunner.discussion)
     @OptionGroup var options: ActionOptions
     func run() async throws { try await ActionRunner.run(.trash, options) }
 }

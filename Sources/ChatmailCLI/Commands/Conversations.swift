@@ -4,7 +4,9 @@ import TerminalUI
 
 /// `chatmail conversations`: the conversation list, newest first.
 struct Conversations: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List conversations, newest first.")
+    static let configuration = CommandConfiguration(
+        abstract: "List conversations, newest first.",
+        discussion: "With --json, each conversation's id can be given to show, export, search --person and the actions as id:7.")
 
     @OptionGroup var global: GlobalOptions
 
@@ -13,7 +15,8 @@ struct Conversations: AsyncParsableCommand {
     @Flag(help: "Archived and active conversations.") var all = false
     @Flag(help: "Only conversations with people (no newsletters).") var people = false
     @Flag(help: "Only newsletters.") var newsletters = false
-    @Option(help: "Show at most this many conversations.") var limit = 50
+    // Unconditional, so "--limit -1" reaches validate() instead of reading as a missing value.
+    @Option(parsing: .unconditional, help: "Show at most this many conversations.") var limit = 50
     @Flag(help: "Print JSON instead of a table.") var json = false
     @Flag(help: "Print straight to the terminal instead of through $PAGER (less -FRX). Piped output is never paged.")
     var noPager = false

@@ -21,7 +21,8 @@ struct Export: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "An address, a name, or a unique prefix of one.") var person: String?
+    @Argument(help: ArgumentHelp(PersonLookup.personHelp)) var person: String?
+    @Flag(help: PersonLookup.groupHelp) var group = false
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to this file (with --all: this directory).", valueName: "path"))
     var output: String?
     @Flag(help: "Export every conversation into the -o directory.") var all = false
@@ -37,6 +38,7 @@ struct Export: AsyncParsableCommand {
     func validate() throws {
         if all && person != nil { throw ValidationError("Give a <person> or --all, not both.") }
         if !all && person == nil { throw ValidationError("Give a <person> to export, or --all -o DIR.") }
+        if group && person == nil { throw ValidationError("--group goes with a <person>.") }
         if all && output == nil { throw ValidationError("--all writes one file per conversation: give a directory with -o DIR.") }
         if people && newsletters { throw ValidationError("Choose --people or --newsletters, not both.") }
         if !all && (people || newsletters || since != nil) { throw ValidationError("--people, --newsletters and --since go with --all.") }
@@ -74,7 +76,7 @@ struct Export: AsyncParsableCommand {
                 throw ExportError.attachmentsFailed(count: summary.attachmentFailures.count, first: failure)
             }
         } else {
-            let conversation = try PersonLookup.conversation(for: person!, in: store, account: account.id)
+            let conversation = try PersonLookup.conversation(for: person!, in: store, account: account.id, preferringGroups: group)
             if let output {
                 let failures = try await exporter.exportOne(conversation, to: URL(fileURLWithPath: output))
                 if let failure = failures.first { throw ExportError.attachmentsFailed(count: failures.count, first: failure) }

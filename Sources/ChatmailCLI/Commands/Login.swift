@@ -19,7 +19,8 @@ struct Login: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Use this existing refresh token instead of a browser login.", valueName: "file"))
     var refreshTokenFile: String?
     @Flag(help: "Do not try to open a browser; only print the URL.") var noBrowser = false
-    @Option(help: "Give up waiting for the browser after this many seconds.") var timeout = 300
+    // Unconditional, so "--timeout -1" reaches validate() instead of reading as a missing value.
+    @Option(parsing: .unconditional, help: "Give up waiting for the browser after this many seconds.") var timeout = 300
 
     func validate() throws {
         guard timeout > 0 else { throw ValidationError("--timeout must be at least 1 second.") }

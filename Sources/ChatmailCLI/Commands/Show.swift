@@ -6,12 +6,14 @@ import TerminalUI
 struct Show: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show the chat with one person.",
-        discussion: "When <person> matches several conversations, they are listed and chatmail exits with status 2.")
+        discussion: PersonLookup.discussion + " Typing mistakes are forgiven when nothing else matches (\"jonh\" finds John).")
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "An address, a name, or a unique prefix of one.") var person: String
-    @Option(help: "Show at most this many of the newest messages.") var limit = 50
+    @Argument(help: ArgumentHelp(PersonLookup.personHelp)) var person: String
+    @Flag(help: PersonLookup.groupHelp) var group = false
+    // Unconditional, so "--limit -1" reaches validate() instead of reading as a missing value.
+    @Option(parsing: .unconditional, help: "Show at most this many of the newest messages.") var limit = 50
     @Flag(help: "Show messages whole, with the quoted text and signatures that were removed.") var full = false
     @Flag(help: "Print JSON instead of a transcript.") var json = false
     @Flag(help: "Print straight to the terminal instead of through $PAGER (less -FRX). Piped output is never paged.")
@@ -25,12 +27,7 @@ struct Show: AsyncParsableCommand {
         let env = AppEnvironment(global)
         let store = try env.openExistingStore()
         let account = try env.selectedAccount(in: store)
-        let conversation: ConversationSummary
-        switch try store.resolvePerson(person, in: account.id) {
-        case .found(let match): conversation = match
-        case .ambiguous(let candidates): throw CommandError.personAmbiguous(person, candidates)
-        case .notFound: throw CommandError.personNotFound(person)
-        }
+        let conversation = try PersonLookup.conversation(for: person, in: store, account: account.id, preferringGroups: group)
         guard let transcript = try store.transcript(of: conversation.id, limit: limit) else {
             throw CommandError.personNotFound(person)  // deleted between the lookup and the read
         }

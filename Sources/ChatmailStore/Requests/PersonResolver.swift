@@ -1,18 +1,43 @@
 import Foundation
 import GRDB
 
-/// The outcome of looking up `<person>` for `show`.
+/// Someone `<person>` matched, as listed when several people match.
+public struct PersonCandidate: Sendable, Equatable {
+    /// The address as most recently written.
+    public var address: String
+    public var name: String?
+    /// How many of the account's conversations they are in.
+    public var conversationCount: Int
+
+    public init(address: String, name: String?, conversationCount: Int) {
+        self.address = address
+        self.name = name
+        self.conversationCount = conversationCount
+    }
+}
+
+/// The outcome of looking up `<person>`.
 public enum PersonMatch: Sendable, Equatable {
-    case found(ConversationSummary)
-    /// Several conversations match, newest first; the user must be more precise.
-    case ambiguous([ConversationSummary])
+    /// The conversation meant. When it is a person's one-to-one chat and they are also in group
+    /// conversations, `alsoIn` lists those, newest first, so the user can be told how to pick one.
+    case found(ConversationSummary, alsoIn: [ConversationSummary])
+    /// Several people (distinct addresses) match, most recently heard from first, beside any
+    /// conversations matched by their title; the user must be more precise.
+    case severalPeople([PersonCandidate], conversations: [ConversationSummary])
+    /// One person, or one title, designates several conversations and none is preferred; newest first.
+    case severalConversations([ConversationSummary])
+    /// Group conversations were asked for, and the one person who matched is in none.
+    case noGroupConversation(PersonCandidate)
     case notFound
 }
 
 extension ChatmailStore {
-    /// Finds the conversation a user means by `query`: an address, a name, or a unique prefix of one.
+    /// Finds the conversation a user means by `query`: a conversation id, an address, a name, or a
+    /// unique prefix of one.
     ///
-    /// Stages run in order and the first that matches anything decides:
+    /// `id:7` (or `#7`) is the conversation whose `id` is 7 in `conversations --json`, exactly and
+    /// nothing else; `preferringGroups` does not apply to it. Otherwise stages run in order and the
+    /// first that matches anything decides:
     /// 1. an exact address (compared by identity key, so `John.Doe@gmail.com` finds `johndoe@gmail.com`);
     /// 2. a case-insensitive full name, or a conversation title;
     /// 3. a case-insensitive prefix of an address, a name or any word of a name ("Note to self" too);
@@ -20,175 +45,94 @@ extension ChatmailStore {
     ///    one or two typing mistakes of a name, a word of one, or an address's local part ("jonh" finds
     ///    John). Fuzzy matching never runs when an earlier stage found someone.
     ///
-    /// A person who matches is represented by their one-to-one conversation when they have one, so
-    /// `show alice` opens the chat with Alice even when she is also in group conversations.
+    /// Ambiguity is decided by person, not by conversation: when the stage matches several people,
+    /// they are the answer (``PersonMatch/severalPeople(_:conversations:)``). One person means their
+    /// one-to-one chat when they have one, even when they are also in group conversations (reported
+    /// in `alsoIn`); with `preferringGroups`, their group conversation instead. Without a one-to-one
+    /// chat, their only conversation, or the list of them.
     ///
     /// Commands that change mail pass `allowingFuzzy: false`: a typo may show the wrong chat, but it must
     /// never archive or trash one.
-    public func resolvePerson(_ query: String, in account: AccountID, allowingFuzzy: Bool = true) throws -> PersonMatch {
+    public func resolvePerson(
+        _ query: String, in account: AccountID, allowingFuzzy: Bool = true, preferringGroups: Bool = false
+    ) throws -> PersonMatch {
         let needle = String(Substring(query).trimmingWhitespace())
         guard !needle.isEmpty else { return .notFound }
+        if let reference = Self.conversationReference(in: needle) {
+            // Written as an id, it is one: "id:x" never falls back to matching names.
+            guard let id = Int64(reference.trimmingWhitespace()), id > 0 else { return .notFound }
+            let found = try conversations([ConversationID(rawValue: id)], in: account)
+            return found.first.map { .found($0, alsoIn: []) } ?? .notFound
+        }
         if needle.contains("@") {
             // An address goes straight to the participant index: only that person's conversations load.
             let key = EmailNormalizer.identityKey(for: needle)
             let directory = try read { db in try PersonDirectory.load(account: account, onlyWith: key, db: db) }
-            let candidates = directory.candidates(for: needle, stage: .exactAddress)
-            if !candidates.isEmpty { return try match(candidates) }
+            let matches = directory.matches(for: needle, stage: .exactAddress)
+            if !matches.isEmpty { return try decide(matches, in: directory, account: account, preferringGroups: preferringGroups) }
         }
         let directory = try read { db in try PersonDirectory.load(account: account, db: db) }
         for stage in [PersonDirectory.Stage.exactName, .prefix] + (allowingFuzzy ? [.fuzzy] : []) {
-            let candidates = directory.candidates(for: needle, stage: stage)
-            if !candidates.isEmpty { return try match(candidates) }
+            let matches = directory.matches(for: needle, stage: stage)
+            if !matches.isEmpty { return try decide(matches, in: directory, account: account, preferringGroups: preferringGroups) }
         }
         return .notFound
     }
 
-    private func match(_ candidates: Set<ConversationID>) throws -> PersonMatch {
-        let summaries = try read { db in
+    /// The number in `id:7` or `#7` (case-insensitive `id:`), unparsed; nil when `needle` is not
+    /// written as a conversation id.
+    static func conversationReference(in needle: String) -> Substring? {
+        if needle.hasPrefix("#") { return needle.dropFirst() }
+        if needle.prefix(3).lowercased() == "id:" { return needle.dropFirst(3) }
+        return nil
+    }
+
+    private func decide(
+        _ matches: PersonDirectory.Matches, in directory: PersonDirectory, account: AccountID, preferringGroups: Bool
+    ) throws -> PersonMatch {
+        let people = directory.profiles(of: matches.keys)
+        // A title that names a matched person's own conversation ("Alice Liddell") adds nobody.
+        let theirs = Set(people.flatMap(\.conversations))
+        let titled = matches.titles.subtracting(theirs)
+        if people.isEmpty {
+            let found = try conversations(titled, in: account)
+            return found.count == 1 ? .found(found[0], alsoIn: []) : .severalConversations(found)
+        }
+        if people.count > 1 || !titled.isEmpty {
+            return .severalPeople(people.map(Self.candidate), conversations: try conversations(titled, in: account))
+        }
+        let person = people[0]
+        let groups = person.conversations.filter(directory.isGroup)
+        if preferringGroups {
+            guard !groups.isEmpty else { return .noGroupConversation(Self.candidate(person)) }
+            let found = try conversations(groups, in: account)
+            return found.count == 1 ? .found(found[0], alsoIn: []) : .severalConversations(found)
+        }
+        let found = try conversations(person.conversations, in: account)
+        if let oneToOne = found.first(where: { directory.isOneToOne($0.id) }) {
+            return .found(oneToOne, alsoIn: found.filter { directory.isGroup($0.id) })
+        }
+        return found.count == 1 ? .found(found[0], alsoIn: []) : .severalConversations(found)
+    }
+
+    private static func candidate(_ profile: PersonDirectory.Profile) -> PersonCandidate {
+        PersonCandidate(address: profile.address, name: profile.name, conversationCount: profile.conversations.count)
+    }
+
+    /// The visible conversations among `ids` of `account`, newest first, by primary key.
+    private func conversations(_ ids: some Collection<ConversationID>, in account: AccountID) throws -> [ConversationSummary] {
+        guard !ids.isEmpty else { return [] }
+        return try read { db in
             try Self.summaries(
                 from: Row.fetchAll(
                     db,
                     sql: """
-                        SELECT * FROM conversation WHERE id IN (SELECT value FROM json_each(?))
+                        SELECT * FROM conversation
+                        WHERE id IN (SELECT value FROM json_each(?)) AND account_id = ? AND message_count > 0
                         ORDER BY last_message_at_ms DESC, id DESC
                         """,
-                    arguments: ["[" + candidates.map { String($0.rawValue) }.joined(separator: ",") + "]"]),
+                    arguments: ["[" + ids.map { String($0.rawValue) }.joined(separator: ",") + "]", account]),
                 in: db)
         }
-        return summaries.count == 1 ? .found(summaries[0]) : .ambiguous(summaries)
-    }
-}
-
-/// Everyone the account has a visible conversation with, for matching `<person>` in memory.
-struct PersonDirectory {
-    enum Stage { case exactAddress, exactName, prefix, fuzzy }
-
-    struct Person {
-        var key: String
-        var address: String
-        var name: String?
-        var conversation: ConversationID
-    }
-
-    var people: [Person] = []
-    var titles: [ConversationID: String] = [:]
-    var memberCounts: [ConversationID: Int] = [:]
-
-    /// Loads the account's visible conversations and their participants; with `key`, only the
-    /// conversations that person is in (served by `conversation_participant_by_address`).
-    static func load(account: AccountID, onlyWith key: String? = nil, db: Database) throws -> PersonDirectory {
-        var directory = PersonDirectory()
-        let filter = key == nil ? "" : """
-             AND c.id IN (SELECT conversation_id FROM conversation_participant WHERE address_normalized = :key)
-            """
-        let rows = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT c.id, c.title, p.address_normalized, p.address, p.display_name
-                FROM conversation c LEFT JOIN conversation_participant p ON p.conversation_id = c.id
-                WHERE c.account_id = :account AND c.message_count > 0\(filter)
-                """,
-            arguments: ["account": account, "key": key])
-        while let row = try rows.next() {
-            let id: ConversationID = row["id"]
-            directory.titles[id] = row["title"]
-            if let key: String = row["address_normalized"] {
-                directory.people.append(Person(key: key, address: row["address"], name: row["display_name"], conversation: id))
-                directory.memberCounts[id, default: 0] += 1
-            }
-        }
-        return directory
-    }
-
-    /// The conversations `needle` designates at `stage`; empty when the stage matches nothing.
-    func candidates(for needle: String, stage: Stage) -> Set<ConversationID> {
-        let lowered = needle.lowercased()
-        let matchingKeys: Set<String>
-        var matchingTitles: Set<ConversationID> = []
-        switch stage {
-        case .exactAddress:
-            guard needle.contains("@") else { return [] }
-            let key = EmailNormalizer.identityKey(for: needle)
-            matchingKeys = Set(people.lazy.filter { $0.key == key }.map(\.key))
-        case .exactName:
-            matchingKeys = Set(people.lazy.filter { $0.name?.lowercased() == lowered }.map(\.key))
-            matchingTitles = Set(titles.lazy.filter { $0.value.lowercased() == lowered }.map(\.key))
-        case .prefix:
-            matchingKeys = Set(people.lazy.filter { Self.person($0, hasPrefix: lowered) }.map(\.key))
-            // Group titles are made of first names, so a prefix of one would also match the person's own
-            // chat; only conversations without participants ("Note to self") match by title prefix.
-            matchingTitles = Set(
-                titles.lazy.filter { memberCounts[$0.key] == nil && $0.value.lowercased().hasPrefix(lowered) }.map(\.key))
-        case .fuzzy:
-            let folded = FuzzyName.fold(needle)
-            matchingKeys = Set(people.lazy.filter { FuzzyName.matches(folded, person: $0) }.map(\.key))
-        }
-        var result = matchingTitles
-        for key in matchingKeys {
-            let theirs = people.filter { $0.key == key }.map(\.conversation)
-            if let oneToOne = theirs.first(where: { memberCounts[$0] == 1 }) {
-                result.insert(oneToOne)
-            } else {
-                result.formUnion(theirs)
-            }
-        }
-        return result
-    }
-
-    private static func person(_ person: Person, hasPrefix prefix: String) -> Bool {
-        if person.key.hasPrefix(prefix) || person.address.lowercased().hasPrefix(prefix) { return true }
-        guard let name = person.name?.lowercased() else { return false }
-        if name.hasPrefix(prefix) { return true }
-        return name.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "." }).contains { $0.hasPrefix(prefix) }
-    }
-}
-
-/// Forgiving comparison of a query with a person, for the last resolution stage.
-enum FuzzyName {
-    /// Lowercased, without accents: "José" and "jose" compare equal.
-    static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-    }
-
-    /// Whether `folded` (a ``fold(_:)``ed query) designates `person`. Queries shorter than three
-    /// characters never match: they would match nearly everyone.
-    static func matches(_ folded: String, person: PersonDirectory.Person) -> Bool {
-        guard folded.count >= 3 else { return false }
-        let name = person.name.map(fold) ?? ""
-        let address = fold(person.address)
-        if name.contains(folded) || address.contains(folded) { return true }
-        let localPart = address.split(separator: "@").first.map(String.init) ?? address
-        let words = name.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "." || $0 == "-" }).map(String.init)
-        let allowed = folded.count >= 8 ? 2 : folded.count >= 4 ? 1 : 0
-        guard allowed > 0 else { return false }
-        return ([name, localPart] + words).contains { candidate in
-            !candidate.isEmpty && abs(candidate.count - folded.count) <= allowed
-                && editDistance(Array(folded), Array(candidate), limit: allowed) <= allowed
-        }
-    }
-
-    /// Optimal string alignment distance (a swap of two neighbours counts one), stopping early once
-    /// every path exceeds `limit`.
-    static func editDistance(_ a: [Character], _ b: [Character], limit: Int) -> Int {
-        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var previousPrevious = [Int](repeating: 0, count: b.count + 1)
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            var rowMinimum = current[0]
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    value = min(value, previousPrevious[j - 2] + 1)
-                }
-                current[j] = value
-                rowMinimum = min(rowMinimum, value)
-            }
-            if rowMinimum > limit { return rowMinimum }
-            (previousPrevious, previous, current) = (previous, current, previousPrevious)
-        }
-        return previous[b.count]
     }
 }

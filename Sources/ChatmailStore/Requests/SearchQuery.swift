@@ -10,6 +10,12 @@ import Foundation
 /// A query that uses FTS5 operators on purpose — a double quote, parentheses, `AND`/`OR`/`NOT` in
 /// capitals, `NEAR(`, a `^` or a `subject:`/`body_text:` column filter — is passed through as FTS5
 /// syntax, and its syntax errors are reported as ``SearchError/badQuery(_:)``.
+///
+/// FTS5 looks every phrase up in the index and bm25 scores each one, so the cost grows with the number
+/// of words: a word pasted two thousand times took 15 s. A plain word repeated (in any case) is the
+/// same phrase to FTS5, so repeats are dropped; then at most ``maximumTermCount`` different words and
+/// ``maximumLength`` characters are searched for, and a longer query is refused with a clear reason
+/// rather than cut, since a cut query would silently find other messages.
 public struct SearchQuery: Sendable, Equatable {
     /// The FTS5 MATCH expression.
     public let expression: String
@@ -19,10 +25,16 @@ public struct SearchQuery: Sendable, Equatable {
     /// by how many messages it is in); nil for FTS5 syntax, whose phrases are not enumerated.
     public let phrases: [String]?
 
+    /// The most different words a query may have.
+    public static let maximumTermCount = 32
+    /// The most characters a query may have, once repeated plain words are dropped.
+    public static let maximumLength = 1_000
+
     static let operators: Set<Substring> = ["AND", "OR", "NOT"]
     static let columns = ["subject:", "body_text:", "{"]
 
-    /// - throws: ``SearchError/emptyQuery`` when there is nothing to search for.
+    /// - throws: ``SearchError/emptyQuery`` when there is nothing to search for,
+    ///   ``SearchError/tooManyTerms(_:)`` or ``SearchError/tooLong`` when it asks too much.
     public init(_ text: String) throws(SearchError) {
         let words = text.split(whereSeparator: { $0.isWhitespace })
         guard !words.isEmpty else { throw .emptyQuery }
@@ -30,10 +42,21 @@ public struct SearchQuery: Sendable, Equatable {
             || words.contains { Self.operators.contains($0) || Self.columns.contains(where: $0.hasPrefix) }
         isAdvanced = advanced
         if advanced {
+            // FTS5 syntax gives repeats meaning (a OR a, NEAR groups), so nothing is dropped; only counted.
+            let terms = Set(text.split(whereSeparator: { $0.isWhitespace || "()\"^,".contains($0) })
+                .filter { !Self.operators.contains($0) && $0 != "NEAR" }
+                .map { $0.lowercased() })
+            guard terms.count <= Self.maximumTermCount else { throw .tooManyTerms(terms.count) }
+            guard text.count <= Self.maximumLength else { throw .tooLong }
             expression = text
             phrases = nil
         } else {
-            let quoted = words.map { word -> String in
+            // FTS5's tokenizer folds case, so "Word" and "word" are one phrase.
+            var seen = Set<String>()
+            let distinct = words.filter { seen.insert($0.lowercased()).inserted }
+            guard distinct.count <= Self.maximumTermCount else { throw .tooManyTerms(distinct.count) }
+            guard distinct.reduce(distinct.count - 1, { $0 + $1.count }) <= Self.maximumLength else { throw .tooLong }
+            let quoted = distinct.map { word -> String in
                 let isPrefix = word.count > 1 && word.hasSuffix("*")
                 let term = isPrefix ? word.dropLast() : word
                 return "\"" + term.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (isPrefix ? "*" : "")
@@ -49,6 +72,10 @@ public enum SearchError: Error, Sendable, Equatable {
     case emptyQuery
     /// FTS5 rejected the query; the associated text is its reason, without SQL.
     case badQuery(String)
+    /// The query has this many different words, more than ``SearchQuery/maximumTermCount``.
+    case tooManyTerms(Int)
+    /// The query is longer than ``SearchQuery/maximumLength`` characters.
+    case tooLong
 }
 
 extension SearchError: LocalizedError {
@@ -59,6 +86,12 @@ extension SearchError: LocalizedError {
         case .badQuery(let reason):
             "The search query is not valid (\(reason)). Use plain words, or FTS5 syntax such as \"exact phrase\", "
                 + "word*, a OR b, NOT c."
+        case .tooManyTerms(let count):
+            "The search query has too many different words (\(count); at most \(SearchQuery.maximumTermCount)). "
+                + "Keep the few words that single out the messages you want."
+        case .tooLong:
+            "The search query is too long (at most \(SearchQuery.maximumLength) characters). "
+                + "Keep the few words that single out the messages you want."
         }
     }
 }
