@@ -14,7 +14,7 @@ import Testing
     func freshFile() async throws {
         try await withTemporaryStore { _, path throws in
             let queue = try DatabaseQueue(path: path.path)
-            try await queue.read { db in
+            try queue.read { db in
                 let tables = try String.fetchAll(
                     db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'grdb%' AND name NOT LIKE '%fts_%' ORDER BY name")
                 #expect(tables == Self.expectedTables)
@@ -55,7 +55,7 @@ import Testing
     func newerSchema() async throws {
         try await withTemporaryStore { _, path throws in
             let queue = try DatabaseQueue(path: path.path)
-            try await queue.write { db in
+            try queue.write { db in
                 try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('999_from_the_future')")
             }
             #expect(throws: StoreError.schemaFromNewerVersion) { try ChatmailStore(path: path.path) }
