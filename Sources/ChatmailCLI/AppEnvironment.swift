@@ -78,7 +78,11 @@ struct AppEnvironment {
 
     /// The account chosen by `--account`, or the only one.
     func selectedAccount(in store: ChatmailStore) throws -> Account {
-        try store.account(options.account.map(AccountSelection.email) ?? .onlyAccount)
+        do {
+            return try store.account(options.account.map(AccountSelection.email) ?? .onlyAccount)
+        } catch StoreError.unknownAccount(let email) {
+            throw StoreError.unknownAccount(EchoedInput.excerpt(email))  // the message repeats what was typed
+        }
     }
 
     /// "Now" for relative times. `CHATMAIL_NOW_MS` pins it, so tests and golden files are reproducible.

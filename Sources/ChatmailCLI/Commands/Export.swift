@@ -45,7 +45,7 @@ struct Export: AsyncParsableCommand {
         if attachments && output == nil { throw ValidationError("--attachments saves files beside the export: give -o.") }
         if let output, output.isEmpty { throw ValidationError("-o needs a path.") }
         if let since, Self.parseDate(since, timeZone: .current) == nil {
-            throw ValidationError("--since takes a date such as 2025-03-01 or 2025-03-01T09:00:00+01:00, not \"\(since)\".")
+            throw ValidationError("--since takes a date such as 2025-03-01 or 2025-03-01T09:00:00+01:00, not \(EchoedInput.quoted(since)).")
         }
     }
 

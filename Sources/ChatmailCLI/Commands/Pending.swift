@@ -140,7 +140,7 @@ struct ActionSelectionOptions: ParsableArguments {
         case (nil, false): throw ValidationError("Give an action id, or --all.")
         case (.some, true): throw ValidationError("Give an action id or --all, not both.")
         case (.some(let id), false) where Int64(id.hasPrefix("#") ? String(id.dropFirst()) : id) == nil:
-            throw ValidationError("\"\(id)\" is not an action id; `chatmail pending` lists them.")
+            throw ValidationError("\(EchoedInput.quoted(id)) is not an action id; `chatmail pending` lists them.")
         default: break
         }
     }
@@ -148,7 +148,7 @@ struct ActionSelectionOptions: ParsableArguments {
     func selection() throws -> ActionQueue.Selection {
         guard let id else { return .all }
         guard let number = Int64(id.hasPrefix("#") ? String(id.dropFirst()) : id) else {
-            throw ValidationError("\"\(id)\" is not an action id; `chatmail pending` lists them.")
+            throw ValidationError("\(EchoedInput.quoted(id)) is not an action id; `chatmail pending` lists them.")
         }
         return .one(PendingActionID(rawValue: number))
     }
