@@ -1,115 +1,163 @@
-/// How much an attribution pattern proves on its own.
-enum AttributionStrength: Sendable {
-    /// Starts with a fixed word at the start of a line ("On …", "Am …"): removed even when the quote it
-    /// introduced is already gone (end of text).
+import Foundation
+
+/// How much an attribution proves on its own, weakest first.
+enum AttributionStrength: Int, Comparable, Sendable {
+    /// Only a verb ("Ann wrote:", "… пишет:"): an attribution only when a `>` quote follows directly.
+    case weak
+    /// Opens with a lead ("On Friday, Ann wrote:"): also removed at the very end of the reply, where the quote it
+    /// introduced is already gone.
     case anchored
-    /// Only a fixed ending ("… пишет:", "… 写道:"): removed only when a quote block follows.
-    case needsQuote
-}
+    /// Has a date, a time or an address as well ("On Mon, 1 Jan 2024 at 10:00, Ann <ann@x.org> wrote:"): it also
+    /// introduces an original that is not `>`-quoted, so everything below it can go.
+    case strong
 
-/// One localized "On <date>, <name> wrote:" shape, tested on the normalized attribution candidate.
-///
-/// Patterns are start/middle/end words instead of regular expressions: the date and name in between are free
-/// text in every client and locale, and a line-start anchor is what keeps "on " inside prose from matching
-/// (lesson 10 in `lessons-from-the-ios-app.md`).
-struct AttributionPattern: Sendable {
-    /// Must start the candidate (case-sensitive: clients write it capitalized).
-    let prefix: String?
-    /// Must occur somewhere after the prefix.
-    let infix: String?
-    /// One of them must end the candidate.
-    let suffixes: [String]
+    static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    var strength: AttributionStrength { prefix == nil ? .needsQuote : .anchored }
-
-    func matches(_ candidate: String) -> Bool {
-        if let prefix, !candidate.hasPrefix(prefix) { return false }
-        guard suffixes.contains(where: { candidate.hasSuffix($0) }) else { return false }
-        if let infix {
-            let searchStart = candidate.dropFirst(prefix?.count ?? 0)
-            return searchStart.contains(infix)
+    /// One level down, for an attribution that lost its colon.
+    var weakened: Self? {
+        switch self {
+        case .strong: .anchored
+        case .anchored: .weak
+        case .weak: nil
         }
-        return true
     }
 }
 
-/// The attribution lines clients put above a quoted reply, per language.
+/// Matches attribution lines against ``AttributionTable`` and the "<date> <name> <address>:" shape.
 ///
-/// Candidates are normalized first (see ``normalize(_:)``): lines joined by one space, non-breaking and
-/// ideographic spaces made plain, full-width colons made ASCII, and the space French puts before a colon removed.
+/// Works on the UTF-8 bytes of a normalized candidate: the table's fixed words are compared byte for byte, and
+/// the date, name and address between them are never parsed, only checked for digits and "@".
 enum AttributionPatterns {
-    static let all: [AttributionPattern] = [
-        // English: "On Mon, 1 Jan 2024 at 10:00, Ann <ann@x.org> wrote:" (Gmail, Apple, Thunderbird).
-        AttributionPattern(prefix: "On ", infix: nil, suffixes: ["wrote:"]),
-        // English, name only: "Ann Smith wrote:" (older Thunderbird, mailing lists).
-        AttributionPattern(prefix: nil, infix: nil, suffixes: [" wrote:"]),
-        // German: "Am 01.01.2024 um 10:00 schrieb Ann:".
-        AttributionPattern(prefix: "Am ", infix: " schrieb ", suffixes: [":"]),
-        // German: "Ann <ann@x.de> schrieb am 01.01.2024:".
-        AttributionPattern(prefix: nil, infix: " schrieb am ", suffixes: [":"]),
-        // French: "Le lun. 1 janv. 2024 à 10:00, Ann <ann@x.fr> a écrit :".
-        AttributionPattern(prefix: "Le ", infix: nil, suffixes: ["a écrit:"]),
-        // Spanish: "El lun, 1 ene 2024 a las 10:00, Ann (<ann@x.es>) escribió:".
-        AttributionPattern(prefix: "El ", infix: nil, suffixes: ["escribió:"]),
-        // Italian: "Il giorno lun 1 gen 2024 alle ore 10:00 Ann <ann@x.it> ha scritto:" and "Il 01/01/24, Ann ha scritto:".
-        AttributionPattern(prefix: "Il ", infix: nil, suffixes: ["ha scritto:"]),
-        // Dutch: "Op ma 1 jan. 2024 om 10:00 schreef Ann <ann@x.nl>:".
-        AttributionPattern(prefix: "Op ", infix: " schreef ", suffixes: [":"]),
-        // Dutch: "Ann schreef op 1 januari 2024 10:00:".
-        AttributionPattern(prefix: nil, infix: " schreef op ", suffixes: [":"]),
-        // Portuguese: "Em seg., 1 de jan. de 2024 às 10:00, Ann <ann@x.br> escreveu:".
-        AttributionPattern(prefix: "Em ", infix: nil, suffixes: ["escreveu:"]),
-        // Swedish: "Den 1 jan. 2024 kl. 10:00 skrev Ann <ann@x.se>:".
-        AttributionPattern(prefix: "Den ", infix: " skrev ", suffixes: [":"]),
-        // Swedish: "Ann skrev:".
-        AttributionPattern(prefix: nil, infix: nil, suffixes: [" skrev:"]),
-        // Polish: "W dniu 1.01.2024 o 10:00, Ann <ann@x.pl> napisał(a):" (also "pisze:").
-        AttributionPattern(prefix: "W dniu ", infix: nil, suffixes: ["napisał(a):", "napisał:", "napisała:", "pisze:"]),
-        // Polish: "Ann <ann@x.pl> pisze:".
-        AttributionPattern(prefix: nil, infix: nil, suffixes: [" pisze:"]),
-        // Russian: "1 янв. 2024 г., в 10:00, Анна <anna@x.ru> пишет:" and "Анна написал(а):".
-        AttributionPattern(prefix: nil, infix: nil, suffixes: [" пишет:", " написал(а):", " написал:", " написала:"]),
-        // Japanese: "2024年1月1日(月) 10:00 Ann <ann@x.jp>のメッセージ:", "Annさんは書きました:", "Annは書きました：".
-        AttributionPattern(prefix: nil, infix: nil, suffixes: ["のメッセージ:", "さんは書きました:", "は書きました:"]),
-        // Gmail in Japanese, Russian and others: "<date> <name> <email>:" with nothing after the address.
-        AttributionPattern(prefix: nil, infix: "@", suffixes: [">:"]),
-        // Chinese: "Ann <ann@x.cn> 于2024年1月1日周一 10:00写道：" and "在 2024年1月1日，Ann 写道：".
-        AttributionPattern(prefix: nil, infix: nil, suffixes: ["写道:"]),
-    ]
-
     /// Longest normalized candidate tried, in Unicode scalars; longer text is prose, not an attribution.
-    static func maximumLength(for strength: AttributionStrength) -> Int {
-        switch strength {
-        case .anchored: 320
-        case .needsQuote: 200
-        }
+    static let maximumLength = 320
+    /// Longest text before the verb of a template without a lead (a name, an address, maybe a date).
+    static let maximumHeadBytes = 300
+
+    /// A candidate ready for matching: lines joined, spacing and colons normalized, the final colon removed.
+    struct Candidate {
+        var bytes: [UInt8]
+        /// Ended with a colon, or with the dashes of a "---- Ann wrote ----" line.
+        var terminated: Bool
+        var length: Int
     }
 
-    /// The strongest pattern the lines match as one attribution, or nil.
+    /// The strongest reading of 1–3 consecutive lines as one attribution, or nil.
     ///
-    /// The caller passes 1–3 consecutive non-blank lines; the attribution must start at the first and end at
-    /// the last (every pattern ends in a colon, which is checked first because it is cheap).
-    static func match(_ lines: ArraySlice<Substring>) -> AttributionStrength? {
-        guard let last = lines.last?.trimmedTrailing.last, last == ":" || last == "：" else { return nil }
-        let candidate = normalize(lines)
-        let length = candidate.unicodeScalars.count
-        var best: AttributionStrength?
-        for pattern in all where pattern.matches(candidate) {
-            guard length <= maximumLength(for: pattern.strength) else { continue }
-            switch pattern.strength {
-            case .anchored: return .anchored
-            case .needsQuote: best = .needsQuote
-            }
+    /// The last line may be a quoted closing line (">:", "> wrote:") when the line above broke inside an address.
+    /// - Parameter allowMissingColon: accept "… wrote" without its colon, one level weaker (for a line directly
+    ///   above a `>` quote, where the quote is the proof).
+    static func match(_ lines: ArraySlice<Substring>, allowMissingColon: Bool = false) -> AttributionStrength? {
+        guard let last = lines.last else { return nil }
+        if !allowMissingColon {
+            guard let end = last.attributionTerminator, end == ":" || end == "：" || end == "-" else { return nil }
         }
-        return best
+        return match(normalize(lines), allowMissingColon: allowMissingColon)
     }
 
-    /// Joins the lines with single spaces and irons out the spacing differences between clients and locales.
-    static func normalize(_ lines: ArraySlice<Substring>) -> String {
+    static func match(_ candidate: Candidate, allowMissingColon: Bool) -> AttributionStrength? {
+        guard candidate.length <= maximumLength, !candidate.bytes.isEmpty else { return nil }
+        guard candidate.terminated || allowMissingColon else { return nil }
+        let evidence = Evidence(candidate.bytes)
+        var best = addressShape(candidate.bytes, evidence: evidence)
+        for template in AttributionTable.templates where best != .strong {
+            guard let strength = match(template, candidate.bytes, evidence: evidence) else { continue }
+            best = max(best ?? strength, strength)
+        }
+        return candidate.terminated ? best : best?.weakened
+    }
+
+    /// "<date> <name> <address>:" as Gmail writes it in Japanese, Russian, Hebrew, Arabic and more: no verb, so it
+    /// takes a date or time as well as the address.
+    private static func addressShape(_ bytes: [UInt8], evidence: Evidence) -> AttributionStrength? {
+        guard let last = bytes.last, last == UInt8(ascii: ">") || last == UInt8(ascii: ")") else { return nil }
+        guard evidence.hasAddress && (evidence.hasTime || evidence.hasYear) else { return nil }
+        return .strong
+    }
+
+    private static func match(_ template: AttributionTemplate, _ bytes: [UInt8], evidence: Evidence)
+        -> AttributionStrength?
+    {
+        var start = 0
+        if let lead = template.lead {
+            guard bytes.starts(with: lead.utf8) else { return nil }
+            start = lead.utf8.count
+        }
+        guard let verb = template.verb else {
+            // A lead and then the author: "נכתב על ידי Ann:".
+            let rest = bytes.count - start
+            guard rest > 0 && rest <= maximumHeadBytes else { return nil }
+            return evidence.isStrong ? .strong : .weak
+        }
+        guard let position = lastRange(of: Array(verb.utf8), in: bytes, from: start) else { return nil }
+        let head = bytes[start..<position.lowerBound]
+        let tail = bytes[position.upperBound...]
+        guard tailFits(tail, head: head, tails: template.tails) else { return nil }
+        if template.lead == nil {
+            guard head.count <= maximumHeadBytes, !containsSentenceBreak(head) else { return nil }
+        }
+        if evidence.isStrong { return .strong }
+        return template.lead == nil ? .weak : .anchored
+    }
+
+    private static func tailFits(_ tail: ArraySlice<UInt8>, head: ArraySlice<UInt8>, tails: AttributionTail) -> Bool {
+        guard let first = tail.first else { return tails.contains(.none) }
+        // The verb must end a word: " schrieb am …", " escreveu (segunda, …)".
+        guard first == UInt8(ascii: " ") || first == UInt8(ascii: "(") || first == UInt8(ascii: ",") else {
+            return false
+        }
+        if tails.contains(.date) && tail.count <= 120 && tail.contains(where: isDigit) { return true }
+        if tails.contains(.name) && tail.count <= maximumHeadBytes { return true }
+        if tails.contains(.nameAfterDate) && tail.count <= maximumHeadBytes && head.contains(where: isDigit) {
+            return true
+        }
+        return false
+    }
+
+    /// ". " or "! " before a capital inside the text before a verb: "Thanks. Ann wrote:" is a sentence and then an
+    /// attribution, not a name. Abbreviations ("Mrs. Ann", "1. jan. 2024") are not breaks.
+    static func containsSentenceBreak(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == 0xE3 && index + 2 < bytes.endIndex && bytes[index + 1] == 0x80 && bytes[index + 2] == 0x82 {
+                return true  // "。"
+            }
+            let isStop = byte == UInt8(ascii: ".") || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "?")
+            if isStop && index + 2 < bytes.endIndex && bytes[index + 1] == UInt8(ascii: " ") {
+                let next = bytes[index + 2]
+                let capital = (next >= UInt8(ascii: "A") && next <= UInt8(ascii: "Z")) || next >= 0xC0
+                if capital && (byte != UInt8(ascii: ".") || endsWord(bytes[bytes.startIndex..<index])) { return true }
+            }
+            index += 1
+        }
+        return false
+    }
+
+    /// True when the text ends with a word of three or more ASCII letters that is not an honorific.
+    private static func endsWord(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var word: [UInt8] = []
+        var index = bytes.endIndex
+        while index > bytes.startIndex {
+            let byte = bytes[index - 1] | 0x20
+            guard byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") else { break }
+            word.insert(byte, at: 0)
+            index -= 1
+        }
+        guard word.count >= 3 else { return false }
+        return !AttributionTable.honorifics.contains(String(decoding: word, as: UTF8.self))
+    }
+
+    /// Joins the lines with single spaces and irons out the differences between clients and locales: non-breaking
+    /// and ideographic spaces, full-width colons, the space French puts before a colon, bidirectional marks around
+    /// Hebrew and Arabic headers, `*bold*` markers, and the dashes of "---- Ann wrote ----".
+    static func normalize(_ lines: ArraySlice<Substring>) -> Candidate {
         var scalars = String.UnicodeScalarView()
         var pendingSpace = false
+        var unclosedAngle = false
+        var hasCombiningMarks = false
         for line in lines {
-            if !scalars.isEmpty { pendingSpace = true }
+            // A closing "> wrote:" line finishes an address the line above left open: no space before the ">".
+            if !scalars.isEmpty { pendingSpace = !(unclosedAngle && line.trimmedLeading.first == ">") }
             for scalar in line.unicodeScalars {
                 switch scalar {
                 case " ", "\t", "\u{00A0}", "\u{202F}", "\u{2009}", "\u{3000}":
@@ -117,13 +165,113 @@ enum AttributionPatterns {
                 case ":", "：":
                     pendingSpace = false  // French "a écrit :" and full-width colons read as "a écrit:"
                     scalars.append(":")
+                case "\u{200B}", "\u{200E}", "\u{200F}", "\u{202A}"..."\u{202E}", "\u{2066}"..."\u{2069}", "\u{FEFF}":
+                    continue
                 default:
                     if pendingSpace { scalars.append(" ") }
                     pendingSpace = false
+                    if scalar == "<" { unclosedAngle = true } else if scalar == ">" { unclosedAngle = false }
+                    if scalar.value >= 0x300 && scalar.value <= 0x36F { hasCombiningMarks = true }
                     scalars.append(scalar)
                 }
             }
         }
-        return String(scalars)
+        var text = String(scalars)
+        if hasCombiningMarks { text = text.precomposedStringWithCanonicalMapping }  // "e\u{301}crit" is "écrit"
+        return trimmedCandidate(Array(text.utf8))
+    }
+
+    /// Strips the dashes and `*` around the candidate and its final colon.
+    private static func trimmedCandidate(_ bytes: [UInt8]) -> Candidate {
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        let frame: Set<UInt8> = [UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: " "), UInt8(ascii: "_")]
+        while start < end && frame.contains(bytes[start]) { start += 1 }
+        var dashed = false
+        while end > start && frame.contains(bytes[end - 1]) {
+            if bytes[end - 1] == UInt8(ascii: "-") { dashed = true }
+            end -= 1
+        }
+        var terminated = dashed
+        if end > start && bytes[end - 1] == UInt8(ascii: ":") {
+            terminated = true
+            end -= 1
+            while end > start && bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
+        }
+        let body = Array(bytes[start..<end])
+        let length = body.reduce(0) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
+        return Candidate(bytes: body, terminated: terminated, length: length)
+    }
+
+    /// The last occurrence of `needle` in `haystack[from...]`.
+    static func lastRange(of needle: [UInt8], in haystack: [UInt8], from: Int) -> Range<Int>? {
+        guard !needle.isEmpty, haystack.count - from >= needle.count else { return nil }
+        var index = haystack.count - needle.count
+        while index >= from {
+            if haystack[index] == needle[0] && haystack[index..<(index + needle.count)].elementsEqual(needle) {
+                return index..<(index + needle.count)
+            }
+            index -= 1
+        }
+        return nil
+    }
+}
+
+/// What in a candidate shows it is a real reply header and not a sentence: a date, a time or an address.
+struct Evidence {
+    var hasAddress = false
+    var hasTime = false
+    var hasYear = false
+
+    var isStrong: Bool { hasAddress || hasTime || hasYear }
+    var hasDate: Bool { hasTime || hasYear }
+
+    init(_ bytes: [UInt8]) {
+        var digitRun = 0
+        for (index, byte) in bytes.enumerated() {
+            if isDigit(byte) {
+                digitRun += 1
+                continue
+            }
+            if digitRun == 4 && Self.isYear(bytes[(index - 4)..<index]) { hasYear = true }
+            // "10:00", "10.00": one or two digits, a separator, two digits.
+            if (byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".")) && digitRun > 0 && digitRun <= 2
+                && index + 2 < bytes.count && isDigit(bytes[index + 1]) && isDigit(bytes[index + 2])
+            {
+                hasTime = true
+            }
+            if byte == UInt8(ascii: "@") { hasAddress = true }
+            digitRun = 0
+        }
+        if digitRun == 4 && Self.isYear(bytes[(bytes.count - 4)...]) { hasYear = true }
+    }
+
+    /// 19xx or 20xx.
+    private static func isYear(_ digits: ArraySlice<UInt8>) -> Bool {
+        let first = digits[digits.startIndex]
+        let second = digits[digits.startIndex + 1]
+        return (first == UInt8(ascii: "1") && second == UInt8(ascii: "9"))
+            || (first == UInt8(ascii: "2") && second == UInt8(ascii: "0"))
+    }
+}
+
+@inline(__always)
+func isDigit(_ byte: UInt8) -> Bool {
+    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+}
+
+extension Substring {
+    /// The last visible scalar, past trailing spaces and the bidirectional marks Gmail puts around Hebrew and
+    /// Arabic headers: the cheap first test for "could this line end an attribution".
+    var attributionTerminator: Unicode.Scalar? {
+        for scalar in unicodeScalars.reversed() {
+            switch scalar {
+            case " ", "\t", "\r", "\u{00A0}", "\u{200E}", "\u{200F}", "\u{202A}"..."\u{202E}", "\u{2066}"..."\u{2069}":
+                continue
+            default:
+                return scalar
+            }
+        }
+        return nil
     }
 }

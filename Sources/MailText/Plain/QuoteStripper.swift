@@ -7,15 +7,18 @@ public enum QuoteStripper {
     /// Removes quotes, attributions, Outlook header blocks and "Original Message" tails; condenses forwards.
     ///
     /// In order:
-    /// 1. The first "-----Original Message-----" separator or Outlook header block on an unquoted line cuts the
-    ///    message there: everything after it is the quoted original.
+    /// 1. The first of these on an unquoted line below some reply text cuts the message there, because everything
+    ///    after it is the original, `>`-quoted or not: a "-----Original Message-----" separator, an Outlook header
+    ///    block, or an attribution with a date or address ("On … wrote:", see ``AttributionStrength/strong``)
+    ///    followed by unquoted text (Outlook, Apple Mail and phones send the original that way). An attribution
+    ///    that starts inside the reply's last line ("Thanks. On … wrote:") is split off it.
     /// 2. The first forward marker ("---------- Forwarded message ---------", "Begin forwarded message:") ends the
     ///    reply too, but the forwarded content is kept, its headers condensed into "↪ Forwarded message from …".
     /// 3. Above that point, `>` blocks are removed when they hold 2+ quoted lines (blank lines inside a block do
-    ///    not split it) or when an attribution line introduces them; a single `>` line inside prose stays. Reply
-    ///    text between blocks (inline replies) stays.
-    /// 4. An attribution ("On … wrote:", anchored at line start, 1–3 lines) directly above a removed block is
-    ///    removed with it; an anchored one at the very end of the reply is removed alone.
+    ///    not split it, nor does a wrapped tail that lost its `>`) or when an attribution introduces them; a single
+    ///    `>` line inside prose stays. Reply text between blocks (inline replies) stays.
+    /// 4. An attribution directly above a removed block is removed with it; an anchored one at the very end of the
+    ///    reply is removed alone.
     ///
     /// When nothing visible would remain, the input is returned unchanged with both flags false: a message that is
     /// only a quote still gets a bubble.
@@ -23,6 +26,7 @@ public enum QuoteStripper {
     public static func strip(_ lines: [Substring]) -> (kept: [Substring], removed: Bool, forwarded: Bool) {
         var replyEnd = lines.count
         var forwardStart: Int?
+        var cutHead: Substring?
         for index in lines.indices where !lines[index].isBlankLine {
             let line = lines[index]
             if line.isQuotedLine {
@@ -46,31 +50,61 @@ public enum QuoteStripper {
                 replyEnd = start
                 break
             }
+            if let attribution = unquotedOriginal(endingAt: index, in: lines),
+                attribution.head != nil || lines[..<attribution.lines.lowerBound].hasUnquotedText
+            {
+                replyEnd = attribution.lines.lowerBound
+                cutHead = attribution.head
+                break
+            }
         }
 
         var keep = [Bool](repeating: true, count: replyEnd)
-        removeQuoteBlocks(lines, upTo: replyEnd, keep: &keep)
+        var heads: [Int: Substring] = [:]
+        removeQuoteBlocks(lines, upTo: replyEnd, keep: &keep, heads: &heads)
         var removed = (replyEnd < lines.count && forwardStart == nil) || keep.contains(false)
 
         // An anchored attribution left at the end of the reply introduced a quote that is gone already.
-        if let last = keep.indices.last(where: { keep[$0] && !lines[$0].isBlankLine }),
-            let range = attribution(endingAt: last, in: lines, lowerBound: 0, keep: keep), range.strength == .anchored
+        if cutHead == nil, let last = keep.indices.last(where: { keep[$0] && !lines[$0].isBlankLine }),
+            let match = AttributionFinder.attribution(endingAt: last, in: lines, lowerBound: 0, keep: keep),
+            match.strength >= .anchored
         {
-            for index in range.lines { keep[index] = false }
+            for index in match.lines { keep[index] = false }
+            if let head = match.head { heads[match.lines.lowerBound] = head }
             removed = true
         }
 
         var kept: [Substring] = []
         kept.reserveCapacity(lines.count)
-        for index in 0..<replyEnd where keep[index] { kept.append(lines[index]) }
+        for index in 0..<replyEnd {
+            if let head = heads[index] {
+                kept.append(head)
+            } else if keep[index] {
+                kept.append(lines[index])
+            }
+        }
+        if let cutHead { kept.append(cutHead) }
         if let forwardStart { kept += ForwardDetector.condense(lines[forwardStart...]) }
 
         guard kept.hasVisibleText else { return (lines, false, false) }
         return (kept, removed, forwardStart != nil)
     }
 
+    /// A strong attribution ending on line `index` with unquoted text below it: the original, sent unquoted.
+    private static func unquotedOriginal(endingAt index: Int, in lines: [Substring]) -> AttributionMatch? {
+        guard let end = lines[index].attributionTerminator, end == ":" || end == "：" || end == "-" else { return nil }
+        guard let match = AttributionFinder.attribution(endingAt: index, in: lines, lowerBound: 0, keep: []),
+            match.strength == .strong,
+            let next = lines[(index + 1)...].firstIndex(where: { !$0.isBlankLine }),
+            !lines[next].isQuotedLine
+        else { return nil }
+        return match
+    }
+
     /// Marks `>` blocks (and the attributions introducing them) in `0..<end` as removed.
-    private static func removeQuoteBlocks(_ lines: [Substring], upTo end: Int, keep: inout [Bool]) {
+    private static func removeQuoteBlocks(
+        _ lines: [Substring], upTo end: Int, keep: inout [Bool], heads: inout [Int: Substring]
+    ) {
         var index = 0
         var lowerBound = 0  // attributions never reach back across an earlier block
         while index < end {
@@ -85,26 +119,50 @@ public enum QuoteStripper {
                 if lines[cursor].isQuotedLine {
                     lastQuoted = cursor
                     quotedCount += 1
+                } else if isWrappedTail(cursor, in: lines, end: end) {
+                    lastQuoted = cursor
                 } else if !lines[cursor].isBlankLine {
                     break
                 }
                 cursor += 1
             }
             let blockEnd = lastQuoted + 1
-            var intro: Int?
-            if let above = lines[lowerBound..<index].lastIndex(where: { !$0.isBlankLine }) {
-                intro = above
+            let introduction: AttributionMatch?
+            if AttributionFinder.isClosingLine(index, in: lines) {
+                introduction = AttributionFinder.attribution(endingAt: index, in: lines, lowerBound: lowerBound, keep: keep)
+            } else if let above = lines[lowerBound..<index].lastIndex(where: { !$0.isBlankLine }) {
+                introduction = AttributionFinder.attribution(
+                    endingAt: above, in: lines, lowerBound: lowerBound, keep: keep, allowMissingColon: true)
+            } else {
+                introduction = nil
             }
-            let introduction = intro.flatMap { attribution(endingAt: $0, in: lines, lowerBound: lowerBound, keep: keep) }
             if quotedCount >= 2 || introduction != nil || isStandaloneQuote(index, blockEnd, in: lines, end: end) {
                 for removed in index..<blockEnd { keep[removed] = false }
                 if let introduction {
                     for removed in introduction.lines { keep[removed] = false }
+                    if let head = introduction.head { heads[introduction.lines.lowerBound] = head }
                 }
             }
             index = blockEnd
             lowerBound = blockEnd
         }
+    }
+
+    /// A short unquoted line between two `>` lines that finishes the quoted sentence above it: the quote was
+    /// re-wrapped after quoting and the tail lost its `>` ("> … for 76\ncolumns and\n> …"). The line above must be
+    /// long (it was full) and open (no closing punctuation), and the tail must not start a sentence of its own:
+    /// "Yes." or "Agreed" between quotes is an inline reply and stays.
+    private static func isWrappedTail(_ index: Int, in lines: [Substring], end: Int) -> Bool {
+        guard index > 0, index + 1 < end, lines[index - 1].isQuotedLine, lines[index + 1].isQuotedLine else {
+            return false
+        }
+        let line = lines[index].trimmed
+        guard !line.isEmpty, line.unicodeScalars.count <= 40, let first = line.first, !first.isUppercase else {
+            return false
+        }
+        let above = lines[index - 1].trimmedTrailing
+        guard above.unicodeScalars.count >= 60, let last = above.last else { return false }
+        return !".!?:;。".contains(last)
     }
 
     /// A single `>` line is a quote when it ends the reply or stands alone between blank lines; touching prose it
@@ -122,51 +180,13 @@ public enum QuoteStripper {
         guard ForwardDetector.isMarker(lines[index]) else { return false }
         guard let above = lines[..<index].lastIndex(where: { !$0.isBlankLine }) else { return true }
         if lines[above].isQuotedLine { return false }
-        let keep = [Bool](repeating: true, count: lines.count)
-        return attribution(endingAt: above, in: lines, lowerBound: 0, keep: keep) == nil
+        return AttributionFinder.attribution(endingAt: above, in: lines, lowerBound: 0, keep: []) == nil
     }
+}
 
-    /// The attribution whose last line is `last`, trying 1, 2 then 3 lines (a long name or address wraps).
-    ///
-    /// An anchored match wins at any length. An ending-only match grows upward only while the line above its
-    /// first line is a wrapped fragment (the first line starts in lowercase, a digit, "<" or a caseless script),
-    /// so "Sounds good.\nAnn wrote:" never takes "Sounds good." with it. No joined line but the last may end a
-    /// sentence: "On Friday we ship.\nAnn wrote:" is prose plus an attribution, not one attribution.
-    static func attribution(
-        endingAt last: Int,
-        in lines: [Substring],
-        lowerBound: Int,
-        keep: [Bool]
-    ) -> (lines: ClosedRange<Int>, strength: AttributionStrength)? {
-        var best: (lines: ClosedRange<Int>, strength: AttributionStrength)?
-        var canGrowWeak = true
-        for count in 1...3 {
-            let first = last - count + 1
-            guard first >= lowerBound else { break }
-            let line = lines[first]
-            if keep.indices.contains(first) && !keep[first] { break }
-            if line.isBlankLine || line.isQuotedLine { break }
-            if count > 1 && endsSentence(line) { break }
-            switch AttributionPatterns.match(lines[first...last]) {
-            case .anchored?:
-                return (first...last, .anchored)
-            case .needsQuote?:
-                if canGrowWeak { best = (first...last, .needsQuote) }
-            case nil:
-                break
-            }
-            canGrowWeak = canGrowWeak && startsAsFragment(line)
-        }
-        return best
-    }
-
-    private static func startsAsFragment(_ line: Substring) -> Bool {
-        guard let first = line.trimmedLeading.first else { return false }
-        return !first.isUppercase
-    }
-
-    private static func endsSentence(_ line: Substring) -> Bool {
-        guard let last = line.trimmedTrailing.last else { return false }
-        return last == "." || last == "!" || last == "?" || last == "。"
+extension Collection where Element == Substring {
+    /// True when a line has visible text and is not `>`-quoted.
+    var hasUnquotedText: Bool {
+        contains { !$0.isBlankLine && !$0.isQuotedLine }
     }
 }

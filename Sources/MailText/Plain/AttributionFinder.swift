@@ -1,0 +1,136 @@
+/// An attribution found in the lines of a message.
+struct AttributionMatch: Sendable {
+    /// The lines it covers.
+    var lines: ClosedRange<Int>
+    var strength: AttributionStrength
+    /// When it starts inside its first line ("…see you then. On Mon, … wrote:"), the reply text before it, which
+    /// stays.
+    var head: Substring?
+}
+
+/// Finds the attribution that ends on a given line: one line, or two or three when a long name or address
+/// wrapped, or the tail of the reply's last line.
+enum AttributionFinder {
+    /// The attribution whose last line is `last`, trying 1, 2 then 3 lines.
+    ///
+    /// One that opens with a lead ("On …") wins at any length. One without a lead grows upward only while its
+    /// first line continues the line above (it starts in lowercase, a digit, "<" or a caseless script), so
+    /// "Sounds good.\nAnn wrote:" never takes "Sounds good." with it. No joined line but the last may end a
+    /// sentence ("On Friday we ship.\nAnn wrote:" is prose and then an attribution), unless it ends in an
+    /// abbreviated date ("Den tirs. 5. mar. 2024 kl.\n10.00 skrev …").
+    ///
+    /// `last` may be a quoted closing line (">:", "> wrote:") when the line above broke inside "<address>".
+    /// - Parameters:
+    ///   - lowerBound: the attribution never starts above this line.
+    ///   - keep: lines already removed (false) are never part of it.
+    ///   - allowMissingColon: accept "… wrote" without a colon, one level weaker.
+    static func attribution(
+        endingAt last: Int,
+        in lines: [Substring],
+        lowerBound: Int,
+        keep: [Bool],
+        allowMissingColon: Bool = false
+    ) -> AttributionMatch? {
+        let closing = isClosingLine(last, in: lines)
+        var best: AttributionMatch?
+        var canGrowWeak = true
+        for count in 1...3 {
+            let first = last - count + 1
+            guard first >= lowerBound else { break }
+            if keep.indices.contains(first) && !keep[first] { break }
+            let line = lines[first]
+            if line.isBlankLine || (line.isQuotedLine && !(closing && first == last)) { break }
+            if count > 1 && endsSentence(line, before: lines[first + 1]) { break }
+            if closing && count == 1 { continue }  // ">:" alone is not an attribution
+
+            let slice = lines[first...last]
+            let whole = AttributionPatterns.match(slice, allowMissingColon: allowMissingColon)
+            if let whole, opensWithLead(line) {
+                return AttributionMatch(lines: first...last, strength: whole, head: nil)
+            }
+            if let inline = inlineAttribution(first: first, last: last, in: lines, allowMissingColon: allowMissingColon) {
+                return inline
+            }
+            if let whole, canGrowWeak {
+                best = AttributionMatch(lines: first...last, strength: whole, head: nil)
+            }
+            canGrowWeak = canGrowWeak && startsAsFragment(line)
+        }
+        return best
+    }
+
+    /// An attribution that opens mid-line, after reply text: "Thanks. On Mon, 1 Jan 2024 at 10:00, Ann <ann@x.org>
+    /// wrote:", "reply--- On …". Only a lead followed by a date counts: a capitalized "On" inside a sentence is
+    /// otherwise too common.
+    private static func inlineAttribution(
+        first: Int, last: Int, in lines: [Substring], allowMissingColon: Bool
+    ) -> AttributionMatch? {
+        let line = lines[first]
+        let body = line.trimmedLeading
+        let bytes = body.utf8
+        for lead in AttributionTable.leads {
+            var searchStart = bytes.index(after: bytes.startIndex)
+            while let found = bytes[searchStart...].firstRange(of: lead.utf8) {
+                searchStart = found.upperBound
+                let before = bytes[bytes.index(before: found.lowerBound)]
+                guard before == UInt8(ascii: " ") || before == UInt8(ascii: "-") || before == UInt8(ascii: "*") else {
+                    continue
+                }
+                let head = body[..<found.lowerBound].trimmingAttributionFrame
+                guard !head.isBlankLine else { continue }
+                var candidate: [Substring] = [body[found.lowerBound...]]
+                candidate += lines[(first + 1)..<(last + 1)]
+                let normalized = AttributionPatterns.normalize(candidate[...])
+                guard AttributionPatterns.match(normalized, allowMissingColon: allowMissingColon) == .strong,
+                    Evidence(normalized.bytes).hasDate
+                else { continue }
+                return AttributionMatch(lines: first...last, strength: .strong, head: head)
+            }
+        }
+        return nil
+    }
+
+    /// A `>` line that only closes the attribution above it: the line above broke inside "<ann@x.org" and the
+    /// wrapper put the ">" of the address at the start of the next line (">:", "> wrote:").
+    static func isClosingLine(_ index: Int, in lines: [Substring]) -> Bool {
+        guard index > 0, lines[index].isQuotedLine else { return false }
+        let body = lines[index].trimmedLeading.dropFirst().trimmed
+        guard let end = body.last, end == ":" || end == "：", body.count <= 40, body.first != ">" else { return false }
+        let above = lines[index - 1]
+        guard !above.isQuotedLine, let open = above.lastIndex(of: "<") else { return false }
+        return !above[open...].contains(">")
+    }
+
+    /// True when the line, after dashes and `*`, starts with a lead of ``AttributionTable``.
+    static func opensWithLead(_ line: Substring) -> Bool {
+        var body = line.trimmedLeading
+        while let first = body.first, first == "-" || first == "*" || first == " " { body = body.dropFirst() }
+        return AttributionTable.leads.contains { body.startsWithBytes($0) }
+    }
+
+    private static func startsAsFragment(_ line: Substring) -> Bool {
+        guard let first = line.trimmedLeading.first else { return false }
+        return !first.isUppercase
+    }
+
+    /// A line that ends a sentence, unless it ends in an abbreviation of a date ("kl.", "mar.", "5.") and the next
+    /// line goes on with a digit or in lowercase.
+    static func endsSentence(_ line: Substring, before next: Substring) -> Bool {
+        let body = line.trimmedTrailing
+        guard let last = body.last, last == "." || last == "!" || last == "?" || last == "。" else { return false }
+        guard last == "." else { return true }
+        let word = body.dropLast().reversed().prefix { !$0.isWhitespace && $0 != "," }
+        let isAbbreviation = word.count <= 5 && word.allSatisfy { $0.isLetter || $0.isNumber }
+        guard isAbbreviation, let nextFirst = next.trimmedLeading.first else { return true }
+        return !(nextFirst.isNumber || nextFirst.isLowercase)
+    }
+}
+
+extension Substring {
+    /// The text without the spaces, dashes and `*` that frame an attribution.
+    var trimmingAttributionFrame: Substring {
+        var text = self
+        while let last = text.last, last == " " || last == "-" || last == "*" || last == "\t" { text = text.dropLast() }
+        return text
+    }
+}
