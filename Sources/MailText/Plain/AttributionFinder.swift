@@ -13,11 +13,11 @@ struct AttributionMatch: Sendable {
 enum AttributionFinder {
     /// The attribution whose last line is `last`, trying 1, 2 then 3 lines.
     ///
-    /// One that opens with a lead ("On …") wins at any length. One without a lead grows upward only while its
-    /// first line continues the line above (it starts in lowercase, a digit, "<" or a caseless script), so
-    /// "Sounds good.\nAnn wrote:" never takes "Sounds good." with it. No joined line but the last may end a
-    /// sentence ("On Friday we ship.\nAnn wrote:" is prose and then an attribution), unless it ends in an
-    /// abbreviated date ("Den tirs. 5. mar. 2024 kl.\n10.00 skrev …").
+    /// Once some lines match, the match grows upward only while its first line continues the line above (it
+    /// starts in lowercase, a digit, "<" or a caseless script), so "Sounds good\nAnn wrote:" never takes "Sounds
+    /// good" with it. No joined line but the last may end a sentence ("On Friday we ship.\nAnn wrote:" is prose
+    /// and then an attribution), unless it ends in a date's number or abbreviation ("schrieb am Fr., 28.\nApr.
+    /// 2017 um 11:53 Uhr:", "Den tirs. 5. mar. 2024 kl.\n10.00 skrev …").
     ///
     /// `last` may be a quoted closing line (">:", "> wrote:") when the line above broke inside "<address>".
     /// - Parameters:
@@ -33,28 +33,31 @@ enum AttributionFinder {
     ) -> AttributionMatch? {
         let closing = isClosingLine(last, in: lines)
         var best: AttributionMatch?
-        var canGrowWeak = true
+        var canGrow = true
         for count in 1...3 {
             let first = last - count + 1
             guard first >= lowerBound else { break }
             if keep.indices.contains(first) && !keep[first] { break }
             let line = lines[first]
             if line.isBlankLine || (line.isQuotedLine && !(closing && first == last)) { break }
-            if count > 1 && endsSentence(line, before: lines[first + 1]) { break }
+            if count > 1 && endsSentence(line, before: lines[first + 1], allowingDates: best == nil) { break }
             if closing && count == 1 { continue }  // ">:" alone is not an attribution
 
             let slice = lines[first...last]
             let whole = AttributionPatterns.match(slice, allowMissingColon: allowMissingColon)
-            if let whole, opensWithLead(line) {
+            // A lead line joins a complete attribution below it only when it carries the date ("On Mon, 1 Jan
+            // 2024 at 10:00\nAnn <ann@x.org> wrote:"); "On Friday we ship\nAnn wrote:" is prose above one.
+            if let whole, opensWithLead(line), best == nil || canGrow || lineHasDate(line) {
                 return AttributionMatch(lines: first...last, strength: whole, head: nil)
             }
             if let inline = inlineAttribution(first: first, last: last, in: lines, allowMissingColon: allowMissingColon) {
                 return inline
             }
-            if let whole, canGrowWeak {
+            if let whole, best == nil || canGrow {
                 best = AttributionMatch(lines: first...last, strength: whole, head: nil)
             }
-            canGrowWeak = canGrowWeak && startsAsFragment(line)
+            // Grow past a complete attribution only while its first line continues the line above.
+            canGrow = canGrow && (whole == nil || startsAsFragment(line))
         }
         return best
     }
@@ -113,16 +116,21 @@ enum AttributionFinder {
         return !first.isUppercase
     }
 
-    /// A line that ends a sentence, unless it ends in an abbreviation of a date ("kl.", "mar.", "5.") and the next
-    /// line goes on with a digit or in lowercase.
-    static func endsSentence(_ line: Substring, before next: Substring) -> Bool {
+    /// A line that ends a sentence. With `allowingDates`, a line that ends in a day number ("28.") or in a short
+    /// abbreviation before a digit or lowercase ("kl.\n10.00", "mar.\n5 mars") does not.
+    static func endsSentence(_ line: Substring, before next: Substring, allowingDates: Bool) -> Bool {
         let body = line.trimmedTrailing
         guard let last = body.last, last == "." || last == "!" || last == "?" || last == "。" else { return false }
-        guard last == "." else { return true }
+        guard last == ".", allowingDates else { return true }
         let word = body.dropLast().reversed().prefix { !$0.isWhitespace && $0 != "," }
+        if !word.isEmpty && word.count <= 2 && word.allSatisfy(\.isNumber) { return false }
         let isAbbreviation = word.count <= 5 && word.allSatisfy { $0.isLetter || $0.isNumber }
         guard isAbbreviation, let nextFirst = next.trimmedLeading.first else { return true }
         return !(nextFirst.isNumber || nextFirst.isLowercase)
+    }
+
+    private static func lineHasDate(_ line: Substring) -> Bool {
+        Evidence(Array(line.utf8)).hasDate
     }
 }
 

@@ -3,35 +3,20 @@
 /// A forward is content the sender wants read, so unlike a quote it is shown. Only its header lines
 /// (From/Date/Subject/To) are replaced by "↪ Forwarded message from <From>", which reads well in a bubble.
 enum ForwardDetector {
-    /// Lowercased phrases of Gmail/Thunderbird separators ("---------- Forwarded message ---------").
-    static let dashedPhrases: [String] = [
-        "forwarded message", "weitergeleitete nachricht", "message transféré", "mensaje reenviado",
-        "messaggio inoltrato", "doorgestuurd bericht", "mensagem encaminhada", "vidarebefordrat meddelande",
-        "przekazana wiadomość", "пересылаемое сообщение", "転送されたメッセージ", "转发的邮件",
-    ]
-
-    /// Apple Mail's "Begin forwarded message:" and its translations, lowercased, colon removed.
-    static let appleIntroductions: [String] = [
-        "begin forwarded message", "anfang der weitergeleiteten nachricht", "début du message réexpédié",
-        "inicio del mensaje reenviado", "inizio messaggio inoltrato", "begin doorgestuurd bericht",
-        "início da mensagem reencaminhada", "vidarebefordrat brev", "początek przekazywanej wiadomości",
-        "начало переадресованного сообщения", "転送されたメッセージ", "转发的邮件",
-    ]
-
     /// The prefix every condensed marker line starts with; later stages leave such lines alone.
     static let markerPrefix = "↪ Forwarded message"
 
     /// True when the line introduces a forwarded message.
     static func isMarker(_ line: Substring) -> Bool {
         if let phrase = dashedPhrase(line) {
-            return dashedPhrases.contains { phrase.hasPrefix($0) }
+            return HeaderTables.forwardedMessage.contains { phrase.hasPrefix($0) }
         }
         var body = line.trimmed
         let last = body.lastScalar
         guard last == ":" || last == "：", body.utf8.count <= 120 else { return false }
         if body.utf8.first == UInt8(ascii: ">") { body = body.removingOneQuoteLevel.trimmed }
         let phrase = body.dropLast().trimmed.lowercased()
-        return appleIntroductions.contains(phrase)
+        return HeaderTables.forwardIntroductions.contains(phrase)
     }
 
     /// Rewrites everything from a forward marker on: each marker plus its header lines become one marker line;

@@ -1,5 +1,5 @@
 /// The role of a "Key: value" line in an Outlook reply header or a forwarded message header.
-enum HeaderKey: Sendable {
+enum HeaderKey: Hashable, Sendable {
     case from, sent, to, cc, subject, replyTo
 }
 
@@ -11,21 +11,10 @@ struct HeaderLine: Sendable {
     let key: HeaderKey
     let value: Substring
 
-    /// Keys in lowercase. "De" is French/Spanish/Portuguese From, "A"/"À" is To, "Data" is a date.
+    /// ``HeaderTables/keys`` as a lookup table.
     static let keys: [String: HeaderKey] = {
         var table: [String: HeaderKey] = [:]
-        let groups: [(HeaderKey, [String])] = [
-            (.from, ["from", "von", "de", "da", "van", "från", "od", "от", "差出人", "发件人", "寄件者", "送信者"]),
-            (.sent, ["sent", "date", "gesendet", "datum", "envoyé", "date d'envoi", "enviado", "fecha", "inviato",
-                     "data", "verzonden", "enviada", "skickat", "wysłano", "отправлено", "дата", "送信日時", "日付",
-                     "发送时间", "日期", "寄件日期", "時間"]),
-            (.to, ["to", "an", "à", "a", "para", "aan", "till", "do", "кому", "宛先", "收件人", "收件者"]),
-            (.cc, ["cc", "kopie", "copie", "copia", "cc.", "kopia", "копия", "抄送", "副本"]),
-            (.subject, ["subject", "betreff", "objet", "asunto", "oggetto", "onderwerp", "assunto", "ämne", "temat",
-                        "тема", "件名", "主题", "主旨"]),
-            (.replyTo, ["reply-to", "antwort an"]),
-        ]
-        for (key, names) in groups {
+        for (key, names) in HeaderTables.keys {
             for name in names { table[name] = key }
         }
         return table

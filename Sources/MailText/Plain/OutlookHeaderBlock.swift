@@ -7,76 +7,91 @@
 /// To: Bob
 /// Subject: RE: Lunch
 /// ```
-/// Everything from the block on is the quoted original. A lone "From:" line is not enough: the block must have at
-/// least two of date, recipient and subject within the next few lines.
+/// Everything from the block on is the quoted original. The block opens with "From:" or with a date ("Sent:",
+/// "Date:"; some clients put it first) and must show more than a lone "From: the whole team" line: a dated
+/// "Sent:"/"Date:" line with one other header, or two of recipient, subject and date. Under a rule line (`____`,
+/// `-----`, "-----Original Message-----") one other header is enough.
 enum OutlookHeaderBlock {
-    /// Lines after "From:" searched for the rest of the block.
+    /// Lines after the first header searched for the rest of the block.
     static let window = 6
 
-    /// The index where the quote starts (the underscore rule above the block if any), when line `index` opens a
-    /// header block.
+    /// The index where the quote starts (the rule above the block if any), when line `index` opens a header block.
     static func start(at index: Int, in lines: [Substring]) -> Int? {
-        guard let first = HeaderLine(lines[index]), first.key == .from else { return nil }
-        var sawSent = false
-        var sawTo = false
-        var sawSubject = false
+        guard let first = HeaderLine(lines[index]), first.key == .from || first.key == .sent else { return nil }
+        var keys: Set<HeaderKey> = [first.key]
+        var datedSent = first.key == .sent && first.value.contains(where: \.isNumber)
         var cursor = index + 1
         while cursor < lines.count && cursor <= index + window {
             let line = lines[cursor]
             if line.isBlankLine { break }
+            // Lines that are not headers continue a wrapped value ("From: Ann [mailto:\n  ann@x.org]").
             if let header = HeaderLine(line) {
-                switch header.key {
-                case .sent: sawSent = true
-                case .to: sawTo = true
-                case .subject: sawSubject = true
-                case .cc, .replyTo, .from: break
-                }
+                keys.insert(header.key)
+                if header.key == .sent && header.value.contains(where: \.isNumber) { datedSent = true }
             }
             cursor += 1
         }
-        let evidence = (sawSent ? 1 : 0) + (sawTo ? 1 : 0) + (sawSubject ? 1 : 0)
-        guard evidence >= 2 else { return nil }
-        return ruleAbove(index, in: lines) ?? index
+        let rule = ruleAbove(index, in: lines)
+        let others = keys.subtracting([first.key, .replyTo]).count
+        let evidence: Bool
+        if rule != nil {
+            evidence = others >= 1
+        } else if datedSent {
+            evidence = others >= 1
+        } else {
+            evidence = keys.intersection([.sent, .to, .subject]).count >= 2 && keys.contains(.from)
+        }
+        guard evidence else { return nil }
+        return rule ?? index
     }
 
-    /// The index of a `____` rule or a dashed separator directly above (blank lines allowed between).
+    /// The index of a rule (`____`, `-----`) or a dashed separator directly above (up to two blank lines between).
     private static func ruleAbove(_ index: Int, in lines: [Substring]) -> Int? {
         var cursor = index - 1
-        while cursor >= 0 && lines[cursor].isBlankLine && index - cursor <= 2 { cursor -= 1 }
+        while cursor >= 0 && lines[cursor].isBlankLine && index - cursor <= 3 { cursor -= 1 }
         guard cursor >= 0 else { return nil }
-        let rule = lines[cursor].trimmed
-        if rule.count >= 8 && rule.allSatisfy({ $0 == "_" }) { return cursor }
+        if isRule(lines[cursor]) { return cursor }
         // Any "-----Something-----" right above the block belongs to it, also in a language (or a mis-decoded
         // charset, "Urspr�ngliche") that ``OriginalMessageSeparator`` does not know.
         return dashedPhrase(lines[cursor]) != nil ? cursor : nil
     }
-}
 
-/// Recognizes "-----Original Message-----" separators (Outlook, Thunderbird, localized).
-enum OriginalMessageSeparator {
-    /// Lowercased phrases found between the dashes.
-    static let phrases: [String] = [
-        "original message", "ursprüngliche nachricht", "message d'origine", "message d’origine",
-        "mensaje original", "messaggio originale", "oorspronkelijk bericht", "mensagem original",
-        "ursprungligt meddelande", "oryginalna wiadomość", "исходное сообщение", "元のメッセージ", "原始邮件",
-    ]
-
-    /// True for a dashed separator line naming the original message.
-    static func matches(_ line: Substring) -> Bool {
-        guard let phrase = dashedPhrase(line) else { return false }
-        return phrases.contains(phrase)
+    /// A line of eight or more underscores, dashes or box-drawing dashes, as clients draw above a header block.
+    static func isRule(_ line: Substring) -> Bool {
+        let body = line.trimmed.trimmingBold
+        return body.count >= 8 && body.allSatisfy { "_-—–─━".contains($0) }
     }
 }
 
-/// The text between the dashes of a "----- Phrase -----" line, trimmed and lowercased, or nil.
+/// Recognizes "-----Original Message-----" separators (Outlook, Thunderbird, phones, localized).
+enum OriginalMessageSeparator {
+    /// True for a dashed separator line naming the original message.
+    static func matches(_ line: Substring) -> Bool {
+        guard let phrase = dashedPhrase(line) else { return false }
+        return HeaderTables.originalMessage.contains { phrase.hasPrefix($0) }
+    }
+}
+
+/// The text between the dashes of a "----- Phrase -----" line (also `*bold*`), trimmed and lowercased, or nil.
 func dashedPhrase(_ line: Substring) -> String? {
-    guard line.trimmedLeading.utf8.starts(with: "--".utf8) else { return nil }  // fast exit for most lines
-    let body = line.trimmed
+    let start = line.trimmedLeading.utf8
+    guard start.starts(with: "--".utf8) || start.starts(with: "*-".utf8) else { return nil }  // fast exit
+    let body = line.trimmed.trimmingBold
     guard body.utf8.starts(with: "--".utf8), body.utf8.last == UInt8(ascii: "-") else { return nil }
     var inner = body
     while inner.first == "-" { inner = inner.dropFirst() }
     while inner.last == "-" { inner = inner.dropLast() }
     let phrase = inner.trimmed
-    guard !phrase.isEmpty, phrase.count <= 40 else { return nil }
+    guard !phrase.isEmpty, phrase.count <= 60 else { return nil }
     return phrase.lowercased()
+}
+
+extension Substring {
+    /// The text without the `*` that HTML-to-text conversion puts around bold text.
+    var trimmingBold: Substring {
+        var text = self
+        while text.first == "*" { text = text.dropFirst() }
+        while text.last == "*" { text = text.dropLast() }
+        return text
+    }
 }
