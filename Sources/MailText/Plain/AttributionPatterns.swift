@@ -88,7 +88,7 @@ enum AttributionPatterns {
             guard rest > 0 && rest <= maximumHeadBytes else { return nil }
             return evidence.isStrong ? .strong : .weak
         }
-        guard let position = lastRange(of: Array(verb.utf8), in: bytes, from: start) else { return nil }
+        guard let position = verbRange(verb, in: bytes, from: start) else { return nil }
         let head = bytes[start..<position.lowerBound]
         let tail = bytes[position.upperBound...]
         guard tailFits(tail, head: head, tails: template.tails) else { return nil }
@@ -201,6 +201,20 @@ enum AttributionPatterns {
         let body = Array(bytes[start..<end])
         let length = body.reduce(0) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
         return Candidate(bytes: body, terminated: terminated, length: length)
+    }
+
+    /// The last occurrence of the verb. A verb that starts with a space may also follow an address or a quoted
+    /// name directly: "<ann@x.org>wrote:", "\"Ann\"schrieb:".
+    private static func verbRange(_ verb: String, in bytes: [UInt8], from start: Int) -> Range<Int>? {
+        let needle = Array(verb.utf8)
+        guard needle.first == UInt8(ascii: " ") else { return lastRange(of: needle, in: bytes, from: start) }
+        guard let found = lastRange(of: Array(needle.dropFirst()), in: bytes, from: start), found.lowerBound > start
+        else { return nil }
+        let before = bytes[found.lowerBound - 1]
+        guard before == UInt8(ascii: " ") || before == UInt8(ascii: ">") || before == UInt8(ascii: ")")
+            || before == UInt8(ascii: "\"")
+        else { return nil }
+        return (found.lowerBound - 1)..<found.upperBound
     }
 
     /// The last occurrence of `needle` in `haystack[from...]`.

@@ -5,18 +5,16 @@
 public enum SignatureStripper {
     /// Lines after a bare "--" (no trailing space) that still count as a signature.
     static let maximumBareSeparatorLines = 10
-    /// A line longer than this after a bare "--" means it was not a signature separator.
+    /// A line longer than this after a bare "--" means it was not a signature separator…
     static let maximumBareSeparatorLineLength = 72
-
-    /// Footers phone and web clients append, matched at the start of the last non-empty line (lowercased).
-    static let footerPrefixes: [String] = [
-        "sent from my ", "sent from mail for windows", "get outlook for ", "sent from yahoo mail", "sent from outlook",
-        "sent via ", "von meinem ", "gesendet von meinem ", "envoyé de mon ", "envoyé depuis mon ", "enviado desde mi ",
-        "inviato da ", "verzonden vanaf mijn ", "verzonden met ", "enviado do meu ", "skickat från min ",
-        "wysłane z mojego ", "wysłano z mojego ", "отправлено с ", "отправлено из ", "发自我的", "从我的",
-    ]
-    /// Footers recognized by their ending ("iPhoneから送信").
-    static let footerSuffixes: [String] = ["から送信", "から送信しました"]
+    /// …unless the block starts with a name-like line this short (a long company footer may follow it).
+    static let maximumNameLineLength = 40
+    /// Lines after a bare "--" that opens with a name; more is not a signature.
+    static let maximumSignatureLines = 30
+    /// Visible lines at the end of the reply searched for a mobile footer.
+    static let footerWindow = 4
+    /// Longest line taken for a footer.
+    static let maximumFooterLength = 100
 
     /// Removes the signature from the lines.
     ///
@@ -35,7 +33,7 @@ public enum SignatureStripper {
                 removed = true
             }
         }
-        if let footer = kept.lastIndex(where: { !$0.isBlankLine }), isFooter(kept[footer]) {
+        if let footer = footerStart(in: kept) {
             let candidate = Array(kept[..<footer])
             if candidate.hasVisibleText {
                 kept = candidate
@@ -45,22 +43,73 @@ public enum SignatureStripper {
         return (kept + lines[end...], removed)
     }
 
-    /// The first "-- " separator, or a bare "--" followed only by a few short lines.
+    /// The first "-- " separator, or the first bare "--" that a signature follows: a few short lines, a name-like
+    /// line (a company footer may come after it), or only client footers.
     static func separatorIndex(in lines: [Substring]) -> Int? {
         if let standard = lines.firstIndex(where: { $0 == "-- " }) { return standard }
-        guard let bare = lines.lastIndex(where: { $0.trimmedTrailing == "--" }) else { return nil }
-        let after = lines[(bare + 1)...].filter { !$0.isBlankLine }
-        guard after.count <= maximumBareSeparatorLines,
-            after.allSatisfy({ $0.count <= maximumBareSeparatorLineLength && !$0.isQuotedLine })
-        else { return nil }
-        return bare
+        for bare in lines.indices where lines[bare].trimmedTrailing == "--" {
+            let after = lines[(bare + 1)...].filter { !$0.isBlankLine }
+            guard let first = after.first, !after.contains(where: \.isQuotedLine) else { continue }
+            if after.count <= maximumBareSeparatorLines
+                && after.allSatisfy({ $0.count <= maximumBareSeparatorLineLength })
+            {
+                return bare
+            }
+            if after.count <= maximumSignatureLines && isNameLike(first) { return bare }
+            if after.allSatisfy(isFooter) { return bare }
+        }
+        return nil
     }
 
-    /// True for a mobile or web client footer line.
+    /// A short line that does not read as a sentence: "Bob Smith", "ACME Corp | Sales".
+    private static func isNameLike(_ line: Substring) -> Bool {
+        let body = line.trimmed
+        guard body.count <= maximumNameLineLength, let last = body.last else { return false }
+        return !".!?:;".contains(last)
+    }
+
+    /// Where the trailing footer starts: the topmost footer line among the last few visible lines, with only
+    /// footers (a BlackBerry footer has two, one per language) or their wrapped tails and links below it.
+    static func footerStart(in lines: [Substring]) -> Int? {
+        var start: Int?
+        var seen = 0
+        var index = lines.count - 1
+        while index >= 0 && seen < footerWindow {
+            defer { index -= 1 }
+            if lines[index].isBlankLine { continue }
+            seen += 1
+            if isFooter(lines[index]) {
+                start = index
+            } else if !isFooterTail(index, in: lines) {
+                break
+            }
+        }
+        return start
+    }
+
+    /// A link or a short lowercase line directly under a footer line: its wrapped tail
+    /// ("Get Outlook for Android\n<https://aka.ms/ghei36>").
+    private static func isFooterTail(_ index: Int, in lines: [Substring]) -> Bool {
+        guard index > 0, !lines[index - 1].isBlankLine, isFooter(lines[index - 1]) else { return false }
+        let body = lines[index].trimmed
+        guard body.count <= 60, let first = body.first else { return false }
+        return first.isLowercase || first == "<" || body.hasPrefix("http") || body.hasPrefix("[")
+    }
+
+    /// True for a mobile or web client footer line: a footer phrase that names a device or an app.
     static func isFooter(_ line: Substring) -> Bool {
         let body = line.trimmed
-        guard body.count <= 80 else { return false }
-        let lowered = body.lowercased()
-        return footerPrefixes.contains { lowered.hasPrefix($0) } || footerSuffixes.contains { lowered.hasSuffix($0) }
+        guard body.count <= maximumFooterLength, let first = body.utf8.first else { return false }
+        guard first != UInt8(ascii: ">") else { return false }
+        var lowered = body.lowercased()
+        while let last = lowered.last, last == "." || last == "!" { lowered.removeLast() }
+        while let head = lowered.first, head == "(" || head == "<" || head == "[" || head == "*" {
+            lowered.removeFirst()
+        }
+        guard FooterTable.prefixes.contains(where: { lowered.hasPrefix($0) })
+            || FooterTable.suffixes.contains(where: { lowered.hasSuffix($0) })
+        else { return false }
+        guard lowered.split(separator: " ").count <= 14 else { return false }
+        return FooterTable.devices.contains { lowered.contains($0) }
     }
 }
