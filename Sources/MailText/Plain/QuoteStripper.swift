@@ -57,6 +57,10 @@ public enum QuoteStripper {
                 cutHead = attribution.head
                 break
             }
+            if opensFlattenedOriginal(line), lines[..<index].hasUnquotedText {
+                replyEnd = index
+                break
+            }
         }
 
         var keep = [Bool](repeating: true, count: replyEnd)
@@ -99,6 +103,14 @@ public enum QuoteStripper {
             !lines[next].isQuotedLine
         else { return nil }
         return match
+    }
+
+    /// "On …, Ann <ann@x.org> wrote:   Hi Bob, …": Yahoo Mail puts the original on the attribution's own line,
+    /// after a few spaces.
+    private static func opensFlattenedOriginal(_ line: Substring) -> Bool {
+        guard let gap = line.utf8.firstRange(of: ":  ".utf8), AttributionFinder.opensWithLead(line) else { return false }
+        let attribution = line[..<line.utf8.index(after: gap.lowerBound)]
+        return AttributionPatterns.match([attribution][...]) == .strong
     }
 
     /// Marks `>` blocks (and the attributions introducing them) in `0..<end` as removed.

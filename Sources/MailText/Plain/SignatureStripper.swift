@@ -26,6 +26,13 @@ public enum SignatureStripper {
         var kept = Array(lines[..<end])
         var removed = false
 
+        if let footer = listFooterStart(in: kept) {
+            let candidate = Array(kept[..<footer])
+            if candidate.hasVisibleText {
+                kept = candidate
+                removed = true
+            }
+        }
         if let separator = separatorIndex(in: kept) {
             let candidate = Array(kept[..<separator])
             if candidate.hasVisibleText {
@@ -57,6 +64,27 @@ public enum SignatureStripper {
             }
             if after.count <= maximumSignatureLines && isNameLike(first) { return bare }
             if after.allSatisfy(isFooter) { return bare }
+        }
+        return nil
+    }
+
+    /// Where a mailing list's footer starts: a rule of underscores, then a few lines that name the list and link
+    /// to its "listinfo" page (Mailman, which most lists run, appends exactly that).
+    static func listFooterStart(in lines: [Substring]) -> Int? {
+        guard let last = lines.lastIndex(where: { !$0.isBlankLine }) else { return nil }
+        var index = last
+        var seen = 0
+        while index > 0 && seen < 6 {
+            index -= 1
+            if lines[index].isBlankLine { continue }
+            seen += 1
+            let body = lines[index].trimmed
+            guard body.count >= 20, body.allSatisfy({ $0 == "_" }) else { continue }
+            let footer = lines[(index + 1)...last].map { $0.lowercased() }
+            guard footer.contains(where: { $0.contains("mailing list") }),
+                footer.contains(where: { $0.contains("listinfo") || $0.contains("mailman") })
+            else { return nil }
+            return index
         }
         return nil
     }
