@@ -68,20 +68,20 @@ enum AttributionFinder {
     private static func inlineAttribution(
         first: Int, last: Int, in lines: [Substring], allowMissingColon: Bool
     ) -> AttributionMatch? {
-        let line = lines[first]
-        let body = line.trimmedLeading
-        let bytes = body.utf8
+        let body = lines[first].trimmedLeading
+        let bytes = Array(body.utf8)
         for lead in AttributionTable.leads {
-            var searchStart = bytes.index(after: bytes.startIndex)
-            while let found = bytes[searchStart...].firstRange(of: lead.utf8) {
+            var searchStart = 1
+            while let found = AttributionPatterns.firstRange(of: lead, in: bytes, from: searchStart) {
                 searchStart = found.upperBound
-                let before = bytes[bytes.index(before: found.lowerBound)]
+                let before = bytes[found.lowerBound - 1]
                 guard before == UInt8(ascii: " ") || before == UInt8(ascii: "-") || before == UInt8(ascii: "*") else {
                     continue
                 }
-                let head = body[..<found.lowerBound].trimmingAttributionFrame
+                let split = body.utf8.index(body.utf8.startIndex, offsetBy: found.lowerBound)
+                let head = body[..<split].trimmingAttributionFrame
                 guard !head.isBlankLine else { continue }
-                var candidate: [Substring] = [body[found.lowerBound...]]
+                var candidate: [Substring] = [body[split...]]
                 candidate += lines[(first + 1)..<(last + 1)]
                 let normalized = AttributionPatterns.normalize(candidate[...])
                 guard AttributionPatterns.match(normalized, allowMissingColon: allowMissingColon) == .strong,
@@ -106,9 +106,12 @@ enum AttributionFinder {
 
     /// True when the line, after dashes and `*`, starts with a lead of ``AttributionTable``.
     static func opensWithLead(_ line: Substring) -> Bool {
-        var body = line.trimmedLeading
-        while let first = body.first, first == "-" || first == "*" || first == " " { body = body.dropFirst() }
-        return AttributionTable.leads.contains { body.startsWithBytes($0) }
+        var body = line.trimmedLeading.utf8
+        while let first = body.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "*") || first == UInt8(ascii: " ") {
+            body = body.dropFirst()
+        }
+        guard let first = body.first, AttributionTable.leadFirstBytes.contains(first) else { return false }
+        return AttributionTable.leads.contains { body.starts(with: $0) }
     }
 
     private static func startsAsFragment(_ line: Substring) -> Bool {

@@ -78,11 +78,11 @@ enum AttributionPatterns {
         -> AttributionStrength?
     {
         var start = 0
-        if let lead = template.lead {
-            guard bytes.starts(with: lead.utf8) else { return nil }
-            start = lead.utf8.count
+        if let lead = template.leadBytes {
+            guard bytes.starts(with: lead) else { return nil }
+            start = lead.count
         }
-        guard let verb = template.verb else {
+        guard let verb = template.verbBytes else {
             // A lead and then the author: "נכתב על ידי Ann:".
             let rest = bytes.count - start
             guard rest > 0 && rest <= maximumHeadBytes else { return nil }
@@ -205,10 +205,9 @@ enum AttributionPatterns {
 
     /// The last occurrence of the verb. A verb that starts with a space may also follow an address or a quoted
     /// name directly: "<ann@x.org>wrote:", "\"Ann\"schrieb:".
-    private static func verbRange(_ verb: String, in bytes: [UInt8], from start: Int) -> Range<Int>? {
-        let needle = Array(verb.utf8)
-        guard needle.first == UInt8(ascii: " ") else { return lastRange(of: needle, in: bytes, from: start) }
-        guard let found = lastRange(of: Array(needle.dropFirst()), in: bytes, from: start), found.lowerBound > start
+    private static func verbRange(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Range<Int>? {
+        guard needle.first == UInt8(ascii: " ") else { return lastRange(of: needle[...], in: bytes, from: start) }
+        guard let found = lastRange(of: needle.dropFirst(), in: bytes, from: start), found.lowerBound > start
         else { return nil }
         let before = bytes[found.lowerBound - 1]
         guard before == UInt8(ascii: " ") || before == UInt8(ascii: ">") || before == UInt8(ascii: ")")
@@ -218,16 +217,39 @@ enum AttributionPatterns {
     }
 
     /// The last occurrence of `needle` in `haystack[from...]`.
-    static func lastRange(of needle: [UInt8], in haystack: [UInt8], from: Int) -> Range<Int>? {
-        guard !needle.isEmpty, haystack.count - from >= needle.count else { return nil }
-        var index = haystack.count - needle.count
-        while index >= from {
-            if haystack[index] == needle[0] && haystack[index..<(index + needle.count)].elementsEqual(needle) {
-                return index..<(index + needle.count)
+    static func lastRange(of needle: ArraySlice<UInt8>, in haystack: [UInt8], from: Int) -> Range<Int>? {
+        let count = needle.count
+        guard count > 0, from >= 0, haystack.count - from >= count else { return nil }
+        return haystack.withUnsafeBufferPointer { hay in
+            needle.withUnsafeBufferPointer { pin in
+                var index = hay.count - count
+                while index >= from {
+                    var matched = 0
+                    while matched < count && hay[index + matched] == pin[matched] { matched += 1 }
+                    if matched == count { return index..<(index + count) }
+                    index -= 1
+                }
+                return nil
             }
-            index -= 1
         }
-        return nil
+    }
+
+    /// The first occurrence of `needle` in `haystack[from...]`.
+    static func firstRange(of needle: [UInt8], in haystack: [UInt8], from: Int) -> Range<Int>? {
+        let count = needle.count
+        guard count > 0, from >= 0, haystack.count - from >= count else { return nil }
+        return haystack.withUnsafeBufferPointer { hay in
+            needle.withUnsafeBufferPointer { pin in
+                var index = from
+                while index <= hay.count - count {
+                    var matched = 0
+                    while matched < count && hay[index + matched] == pin[matched] { matched += 1 }
+                    if matched == count { return index..<(index + count) }
+                    index += 1
+                }
+                return nil
+            }
+        }
     }
 }
 

@@ -23,10 +23,16 @@ struct AttributionTemplate: Sendable {
     /// What may follow the verb before the colon.
     let tails: AttributionTail
 
+    /// ``lead`` and ``verb`` as bytes, computed once: matching compares bytes.
+    let leadBytes: [UInt8]?
+    let verbBytes: [UInt8]?
+
     init(_ lead: String?, _ verb: String?, _ tails: AttributionTail = .none) {
         self.lead = lead
         self.verb = verb
         self.tails = tails
+        leadBytes = lead.map { Array($0.utf8) }
+        verbBytes = verb.map { Array($0.utf8) }
     }
 }
 
@@ -170,11 +176,14 @@ enum AttributionTable {
         AttributionTemplate(nil, " كتب", [.none, .nameAfterDate]),
     ]
 
-    /// Every lead, for finding an attribution that starts in the middle of the reply's last line.
-    static let leads: [String] = {
-        var seen = Set<String>()
-        return templates.compactMap(\.lead).filter { seen.insert($0).inserted }
+    /// Every lead as bytes, for finding an attribution that starts in the middle of the reply's last line.
+    static let leads: [[UInt8]] = {
+        var seen = Set<[UInt8]>()
+        return templates.compactMap(\.leadBytes).filter { seen.insert($0).inserted }
     }()
+
+    /// The first byte of every lead: most lines are rejected on it before any lead is compared.
+    static let leadFirstBytes: Set<UInt8> = Set(leads.compactMap(\.first))
 
     /// Words before a period that do not end a sentence inside a name ("Mrs. Ann Smith wrote:").
     static let honorifics: Set<String> = ["mrs", "prof", "dipl", "ing", "inc", "ltd", "corp", "dott", "sig", "sra", "mme"]

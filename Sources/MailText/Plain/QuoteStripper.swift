@@ -108,8 +108,8 @@ public enum QuoteStripper {
     /// "On …, Ann <ann@x.org> wrote:   Hi Bob, …": Yahoo Mail puts the original on the attribution's own line,
     /// after a few spaces.
     private static func opensFlattenedOriginal(_ line: Substring) -> Bool {
-        guard let gap = line.utf8.firstRange(of: ":  ".utf8), AttributionFinder.opensWithLead(line) else { return false }
-        let attribution = line[..<line.utf8.index(after: gap.lowerBound)]
+        guard AttributionFinder.opensWithLead(line), let colon = line.indexOfColonBeforeGap else { return false }
+        let attribution = line[...colon]
         return AttributionPatterns.match([attribution][...]) == .strong
     }
 
@@ -193,6 +193,27 @@ public enum QuoteStripper {
         guard let above = lines[..<index].lastIndex(where: { !$0.isBlankLine }) else { return true }
         if lines[above].isQuotedLine { return false }
         return AttributionFinder.attribution(endingAt: above, in: lines, lowerBound: 0, keep: []) == nil
+    }
+}
+
+extension Substring {
+    /// The first ":" followed by two spaces, found byte by byte (this runs on every line).
+    fileprivate var indexOfColonBeforeGap: Index? {
+        var spaces = -1  // -1: no colon yet
+        var colon = utf8.startIndex
+        for index in utf8.indices {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: ":") {
+                spaces = 0
+                colon = index
+            } else if byte == UInt8(ascii: " ") && spaces >= 0 {
+                spaces += 1
+                if spaces == 2 { return colon }
+            } else {
+                spaces = -1
+            }
+        }
+        return nil
     }
 }
 
