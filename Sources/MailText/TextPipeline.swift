@@ -177,9 +177,25 @@ public struct TextPipeline: Sendable {
         return count
     }
 
+    /// CRLF and CR become "\n", and so do U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR: the line
+    /// scanners split on "\n" only, and a terminal must never receive the separators themselves.
     static func normalizeLineBreaks(_ text: String) -> String {
-        guard text.utf8.contains(0x0D) else { return text }
-        return text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        var text = text
+        if text.utf8.contains(0x0D) {
+            text = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        }
+        guard containsUnicodeLineSeparator(text) else { return text }
+        return text.replacingOccurrences(of: "\u{2028}", with: "\n").replacingOccurrences(of: "\u{2029}", with: "\n")
+    }
+
+    /// True when the text holds U+2028 or U+2029 (E2 80 A8, E2 80 A9 in UTF-8), found byte by byte.
+    private static func containsUnicodeLineSeparator(_ text: String) -> Bool {
+        var previous: (UInt8, UInt8) = (0, 0)
+        for byte in text.utf8 {
+            if (byte == 0xA8 || byte == 0xA9) && previous == (0xE2, 0x80) { return true }
+            previous = (previous.1, byte)
+        }
+        return false
     }
 
     static func trimmed(_ text: String) -> String {

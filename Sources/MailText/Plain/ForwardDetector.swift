@@ -36,16 +36,27 @@ enum ForwardDetector {
             var cursor = index + 1
             // Headers may follow after a blank line (Apple) or a bare ">" line.
             while cursor < lines.endIndex && cursor - index <= 2 && isEmptyOrBareQuote(lines[cursor]) { cursor += 1 }
-            var from: Substring?
+            var from: String?
+            var lastKey: HeaderKey?
             var headerQuoted = false
-            var sawHeader = false
-            while cursor < lines.endIndex, let header = HeaderLine(lines[cursor]) {
-                if header.key == .from && from == nil { from = header.value }
+            while cursor < lines.endIndex {
+                if let header = HeaderLine(lines[cursor]) {
+                    if header.key == .from && from == nil { from = String(header.value) }
+                    lastKey = header.key
+                } else if lastKey != nil && isWrappedValue(cursor, in: lines) {
+                    // "From: Ann Smith <\nann@x.org>", "Subject: Two\nline subject": the value goes on.
+                    if lastKey == .from, var value = from {
+                        let tail = lines[cursor].removingOneQuoteLevel.trimmed
+                        if !value.isEmpty && !value.hasSuffix("<") { value += " " }
+                        from = value + tail
+                    }
+                } else {
+                    break
+                }
                 headerQuoted = headerQuoted || lines[cursor].isQuotedLine
-                sawHeader = true
                 cursor += 1
             }
-            if !sawHeader { cursor = index + 1 }
+            if lastKey == nil { cursor = index + 1 }
             dequote = headerQuoted
             if let from, !from.isEmpty {
                 output.append(Substring(markerPrefix + " from " + from))
@@ -55,6 +66,20 @@ enum ForwardDetector {
             index = cursor
         }
         return output
+    }
+
+    /// A line inside the header block that is not a header: the wrapped rest of the value above, when it is
+    /// indented (folded) or another header follows before the block ends.
+    private static func isWrappedValue(_ index: Int, in lines: ArraySlice<Substring>) -> Bool {
+        let line = lines[index]
+        guard !isEmptyOrBareQuote(line), !isMarker(line) else { return false }
+        if let first = line.removingOneQuoteLevel.first, first == " " || first == "\t" { return true }
+        var next = index + 1
+        while next < lines.endIndex && next <= index + 2 && !isEmptyOrBareQuote(lines[next]) {
+            if HeaderLine(lines[next]) != nil { return true }
+            next += 1
+        }
+        return false
     }
 
     private static func isEmptyOrBareQuote(_ line: Substring) -> Bool {
