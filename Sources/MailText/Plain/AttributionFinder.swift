@@ -40,14 +40,17 @@ enum AttributionFinder {
             if keep.indices.contains(first) && !keep[first] { break }
             let line = lines[first]
             if line.isBlankLine || (line.isQuotedLine && !(closing && first == last)) { break }
-            if count > 1 && endsSentence(line, before: lines[first + 1], allowingDates: best == nil) { break }
+            if count > 1 && endsSentence(line, before: lines[first + 1], allowingDates: best == nil || canGrow || opensWithLead(line)) {
+                break
+            }
             if closing && count == 1 { continue }  // ">:" alone is not an attribution
 
             let slice = lines[first...last]
             let whole = AttributionPatterns.match(slice, allowMissingColon: allowMissingColon)
             // A lead line joins a complete attribution below it only when it carries the date ("On Mon, 1 Jan
-            // 2024 at 10:00\nAnn <ann@x.org> wrote:"); "On Friday we ship\nAnn wrote:" is prose above one.
-            if let whole, opensWithLead(line), best == nil || canGrow || lineHasDate(line) {
+            // 2024 at 10:00\nAnn <ann@x.org> wrote:") or breaks inside it ("Am Di., 5.\nMärz 2024 …"; a sentence
+            // end was ruled out above); "On Friday we ship\nAnn wrote:" is prose above one.
+            if let whole, opensWithLead(line), best == nil || canGrow || lineHasDate(line) || line.trimmedTrailing.last == "." {
                 return AttributionMatch(lines: first...last, strength: whole, head: nil)
             }
             if let inline = inlineAttribution(first: first, last: last, in: lines, allowMissingColon: allowMissingColon) {
@@ -63,8 +66,8 @@ enum AttributionFinder {
     }
 
     /// An attribution that opens mid-line, after reply text: "Thanks. On Mon, 1 Jan 2024 at 10:00, Ann <ann@x.org>
-    /// wrote:", "reply--- On …". Only a lead followed by a date counts: a capitalized "On" inside a sentence is
-    /// otherwise too common.
+    /// wrote:", "reply--- On …", "Thanks. Ann <ann@x.org> wrote:". Only a lead followed by a date, or a new
+    /// sentence with an address, counts: a capitalized "On" inside a sentence is otherwise too common.
     private static func inlineAttribution(
         first: Int, last: Int, in lines: [Substring], allowMissingColon: Bool
     ) -> AttributionMatch? {
@@ -88,6 +91,18 @@ enum AttributionFinder {
                     Evidence(normalized.bytes).hasDate
                 else { continue }
                 return AttributionMatch(lines: first...last, strength: .strong, head: head)
+            }
+        }
+        // "…thanks. Ann Smith <ann@x.org> wrote:": a sentence, then an attribution that names an address.
+        if let start = AttributionPatterns.lastSentenceStart(bytes[...]) {
+            let split = body.utf8.index(body.utf8.startIndex, offsetBy: start)
+            var candidate: [Substring] = [body[split...]]
+            candidate += lines[(first + 1)..<(last + 1)]
+            let normalized = AttributionPatterns.normalize(candidate[...])
+            if AttributionPatterns.match(normalized, allowMissingColon: allowMissingColon) == .strong,
+                Evidence(normalized.bytes).hasAddress
+            {
+                return AttributionMatch(lines: first...last, strength: .strong, head: body[..<split].trimmingAttributionFrame)
             }
         }
         return nil

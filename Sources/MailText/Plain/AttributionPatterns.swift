@@ -114,37 +114,41 @@ enum AttributionPatterns {
     }
 
     /// ". " or "! " before a capital inside the text before a verb: "Thanks. Ann wrote:" is a sentence and then an
-    /// attribution, not a name. Abbreviations ("Mrs. Ann", "1. jan. 2024") are not breaks.
+    /// attribution, not a name. Abbreviations ("Mrs. Ann", "1. Jan.") are not breaks.
     static func containsSentenceBreak(_ bytes: ArraySlice<UInt8>) -> Bool {
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            if byte == 0xE3 && index + 2 < bytes.endIndex && bytes[index + 1] == 0x80 && bytes[index + 2] == 0x82 {
-                return true  // "。"
-            }
-            let isStop = byte == UInt8(ascii: ".") || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "?")
-            if isStop && index + 2 < bytes.endIndex && bytes[index + 1] == UInt8(ascii: " ") {
-                let next = bytes[index + 2]
-                let capital = (next >= UInt8(ascii: "A") && next <= UInt8(ascii: "Z")) || next >= 0xC0
-                if capital && (byte != UInt8(ascii: ".") || endsWord(bytes[bytes.startIndex..<index])) { return true }
-            }
-            index += 1
-        }
-        return false
+        lastSentenceStart(bytes) != nil
     }
 
-    /// True when the text ends with a word of three or more ASCII letters that is not an honorific.
-    private static func endsWord(_ bytes: ArraySlice<UInt8>) -> Bool {
-        var word: [UInt8] = []
-        var index = bytes.endIndex
-        while index > bytes.startIndex {
-            let byte = bytes[index - 1] | 0x20
-            guard byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") else { break }
-            word.insert(byte, at: 0)
-            index -= 1
+    /// Where the last sentence starts after a break (see ``containsSentenceBreak(_:)``), or nil.
+    static func lastSentenceStart(_ bytes: ArraySlice<UInt8>) -> Int? {
+        var index = bytes.endIndex - 1
+        while index >= bytes.startIndex {
+            defer { index -= 1 }
+            let byte = bytes[index]
+            if byte == 0x82 && index >= bytes.startIndex + 2 && bytes[index - 1] == 0x80 && bytes[index - 2] == 0xE3 {
+                return index + 1  // "。"
+            }
+            let isStop = byte == UInt8(ascii: ".") || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "?")
+            guard isStop, index + 2 < bytes.endIndex, bytes[index + 1] == UInt8(ascii: " ") else { continue }
+            let next = bytes[index + 2]
+            guard (next >= UInt8(ascii: "A") && next <= UInt8(ascii: "Z")) || next >= 0xC0 else { continue }
+            if byte != UInt8(ascii: ".") || endsSentenceWord(bytes[bytes.startIndex..<index]) { return index + 2 }
         }
-        guard word.count >= 3 else { return false }
-        return !AttributionTable.honorifics.contains(String(decoding: word, as: UTF8.self))
+        return nil
+    }
+
+    /// True when the word before a period ends a sentence: two or more letters that are not an honorific, a time
+    /// ("10:00.") or a year; a day number ("1.") or an initial ("J.") does not.
+    private static func endsSentenceWord(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var start = bytes.endIndex
+        while start > bytes.startIndex && bytes[start - 1] != UInt8(ascii: " ") { start -= 1 }
+        let word = bytes[start..<bytes.endIndex]
+        if word.contains(UInt8(ascii: ":")) { return true }
+        let letters = word.filter { ($0 | 0x20 >= UInt8(ascii: "a") && $0 | 0x20 <= UInt8(ascii: "z")) || $0 >= 0xC0 }
+        if letters.isEmpty { return word.count >= 3 && word.allSatisfy(isDigit) }
+        guard letters.count >= 2 else { return false }
+        let lowered = String(decoding: word.map { $0 < 0x80 ? $0 | 0x20 : $0 }, as: UTF8.self)
+        return !AttributionTable.honorifics.contains(lowered)
     }
 
     /// Joins the lines with single spaces and irons out the differences between clients and locales: non-breaking

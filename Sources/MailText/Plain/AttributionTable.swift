@@ -186,5 +186,8 @@ enum AttributionTable {
     static let leadFirstBytes: Set<UInt8> = Set(leads.compactMap(\.first))
 
     /// Words before a period that do not end a sentence inside a name ("Mrs. Ann Smith wrote:").
-    static let honorifics: Set<String> = ["mrs", "prof", "dipl", "ing", "inc", "ltd", "corp", "dott", "sig", "sra", "mme"]
+    static let honorifics: Set<String> = [
+        "mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "dipl", "ing", "inc", "ltd", "corp", "co", "dott", "sig",
+        "sra", "mme", "mlle", "hr", "fr", "hn", "pan", "ir", "mgr",
+    ]
 }

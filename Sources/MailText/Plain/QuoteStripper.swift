@@ -16,7 +16,8 @@ public enum QuoteStripper {
     ///    reply too, but the forwarded content is kept, its headers condensed into "↪ Forwarded message from …".
     /// 3. Above that point, `>` blocks are removed when they hold 2+ quoted lines (blank lines inside a block do
     ///    not split it, nor does a wrapped tail that lost its `>`) or when an attribution introduces them; a single
-    ///    `>` line inside prose stays. Reply text between blocks (inline replies) stays.
+    ///    `>` line inside prose stays, unless it opens a paragraph below an attribution's block (the next question
+    ///    of an inline reply). Reply text between blocks (inline replies) stays.
     /// 4. An attribution directly above a removed block is removed with it; an anchored one at the very end of the
     ///    reply is removed alone.
     ///
@@ -119,6 +120,7 @@ public enum QuoteStripper {
     ) {
         var index = 0
         var lowerBound = 0  // attributions never reach back across an earlier block
+        var answering = false  // an attribution introduced an earlier block: this is an inline reply
         while index < end {
             guard lines[index].isQuotedLine else {
                 index += 1
@@ -148,9 +150,11 @@ public enum QuoteStripper {
             } else {
                 introduction = nil
             }
-            if quotedCount >= 2 || introduction != nil || isStandaloneQuote(index, blockEnd, in: lines, end: end) {
+            let answered = answering && (index == 0 || lines[index - 1].isBlankLine)
+            if quotedCount >= 2 || introduction != nil || answered || isStandaloneQuote(index, blockEnd, in: lines, end: end) {
                 for removed in index..<blockEnd { keep[removed] = false }
                 if let introduction {
+                    answering = true
                     for removed in introduction.lines { keep[removed] = false }
                     if let head = introduction.head { heads[introduction.lines.lowerBound] = head }
                 }
