@@ -14,14 +14,10 @@ import Testing
         /// The default pager, which the paging tests drive.
         static let less = Tmux.locate("less")
 
-        /// A tool from the Debian package of the same name, installed with apt when it is missing (CI
-        /// has already run `apt-get update`).
+        /// A tool that `scripts/install-deps` installs (tests never install anything themselves); a
+        /// missing one fails the tests that need it, saying so.
         static func locate(_ tool: String) -> String? {
-            for path in ["/usr/bin/\(tool)", "/usr/local/bin/\(tool)"] where FileManager.default.isExecutableFile(atPath: path) {
-                return path
-            }
-            _ = try? shell(["apt-get", "install", "-y", "-qq", tool])  // failure shows up as the tool still missing
-            return FileManager.default.isExecutableFile(atPath: "/usr/bin/\(tool)") ? "/usr/bin/\(tool)" : nil
+            ["/usr/bin/\(tool)", "/usr/local/bin/\(tool)"].first { FileManager.default.isExecutableFile(atPath: $0) }
         }
 
         /// Runs a tmux command on a dedicated thread: waiting for a process must not block Swift's
@@ -126,7 +122,9 @@ import Testing
         }
     }
 
-    struct TmuxMissing: Error {}
+    struct TmuxMissing: Error, CustomStringConvertible {
+        var description: String { "tmux or less is missing: run scripts/install-deps" }
+    }
     struct SpawnFailed: Error { var errno: Int32 }
 
     /// The shell command running chatmail in the pane with the fixture's pinned clock and a UTF-8 locale.
