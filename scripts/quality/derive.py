@@ -102,7 +102,8 @@ def propose(row, messages):
     segments = labelled_segments(lines, labels)
     kept, shape = assemble(segments, flags)
     expected = "\n".join(kept)
-    expected = corpus_mail.tidy(expected if flowed else corpus_mail.unwrap(corpus_mail.tidy(expected)))
+    # The app trims a bubble at both ends, indentation of its first line included.
+    expected = corpus_mail.tidy(expected if flowed else corpus_mail.unwrap(corpus_mail.tidy(expected))).strip()
     if not expected.strip():
         return None
     return shape, expected, sorted(flags)
