@@ -117,11 +117,15 @@ enum QualityMetrics {
     }
 
     /// Lowercased runs of letters and digits: punctuation, spacing and line joins do not change them.
+    /// Invisible format characters (zero-width joiners, bidi marks) are skipped, not word breaks: the
+    /// pipeline may drop them, and a word without them is the same word.
     static func words(of text: String) -> [String] {
         var result: [String] = []
         var word = String.UnicodeScalarView()
         for scalar in text.lowercased().unicodeScalars {
-            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+            if scalar.properties.generalCategory == .format {
+                continue
+            } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
                 word.append(scalar)
             } else if !word.isEmpty {
                 result.append(String(word))
