@@ -53,7 +53,6 @@ def apple_and_thunderbird():
     return cases
 
 
-EN = BY_CODE["en"]
 REPLY = "Thanks, Tuesday at ten works for me. I will bring the slides.\n\nBob"
 ORIGINAL = "Can we meet on Tuesday to go through the slides?\n\nAnn"
 

@@ -71,14 +71,3 @@ ORIGINAL_MESSAGE = {
     "ko": "-----원본 메시지-----",
 }
 
-
-def header_block(code, language, with_subject_prefix=True):
-    """The four header lines Outlook writes above an original, in `language`'s words."""
-    block = OUTLOOK[code]
-    subject = ("RE: " if with_subject_prefix and code == "en" else "") + language.subject
-    return [
-        f"{block.sender}: {language.author} <{language.author_mail}>",
-        f"{block.sent}: {block.date}",
-        f"{block.to}: {language.replier} <{language.replier_mail}>",
-        f"{block.subject}: {subject}",
-    ]

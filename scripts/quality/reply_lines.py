@@ -11,6 +11,7 @@ import re
 ATTRIBUTION_END = re.compile(
     r"(wrote|writes|said|schrieb|a écrit|escribió|ha scritto|escreveu|schreef|skrev|napisał\(a\)|pisze"
     r"|пишет|написал\(а\)|kirjoitti|写道|のメッセージ|>)\s*:\s*$|\bschrieb\b.*:\s*$", re.IGNORECASE)
+ATTRIBUTION_START = re.compile(r"^(On|Le|Am|El|Il|Op|Em|Den|W dniu)\s")
 QUOTING_LINE = re.compile(r"^(Quoting|Zitat von|Citando|Cytuję)\b.*:\s*$")
 FROM_FIELD = r"(From|Von|De|Da|Van|Från|Fra|Od|От|Від|Feladó|Lähettäjä|Kimden|发件人|寄件者|差出人)"
 HEADER_FIELD = re.compile(
@@ -62,15 +63,14 @@ def attribution_start(lines, index):
     start = index
     # "On Tue, 5 Mar 2024 at 10:02, Ann <ann@x.org>\nwrote:": grow upward while the block is unfinished.
     while start > 0 and index - start < 2 and not is_blank(lines[start - 1]) and not is_quoted(lines[start - 1]):
-        joined = " ".join(l.strip() for l in lines[start - 1:index + 1])
-        if re.match(r"^(On|Le|Am|El|Il|Op|Em|Den|W dniu)\s", lines[start - 1].strip()) and len(joined) <= 300:
+        above = lines[start - 1].strip()
+        if ATTRIBUTION_START.match(above) and len(" ".join(l.strip() for l in lines[start - 1:index + 1])) <= 300:
             start -= 1
-            continue
-        if not re.match(r"^(On|Le|Am|El|Il|Op|Em|Den|W dniu)\s", lines[start].strip()) and \
-                len(lines[start].strip()) < 40 and not lines[start - 1].rstrip().endswith((".", "!", "?")):
-            start -= 1
-            continue
-        break
+        elif not ATTRIBUTION_START.match(lines[start].strip()) and len(lines[start].strip()) < 40 \
+                and not above.endswith((".", "!", "?")):
+            start -= 1  # a short fragment ("wrote:", "<ann@x.org> wrote:") continues the line above
+        else:
+            break
     return start
 
 
@@ -158,7 +158,7 @@ def header_block_at(lines, index):
 
 def cut_from(labels, index, label):
     """Everything from `index` on is the quoted original (blank lines stay blank)."""
-    labels[index] = "attribution" if label == "attribution" else label
+    labels[index] = label
     for cursor in range(index + 1, len(labels)):
         if labels[cursor] != "blank":
             labels[cursor] = "quote"
@@ -180,11 +180,10 @@ def mark_footers(lines, labels):
 
 
 def mark_signatures(lines, labels, flags):
-    """From a "-- " line to the next quote; a mobile footer ending a block of new text."""
+    """From a "-- " (or bare "--") line to the next quote; a mobile footer ending a block of new text."""
     index = 0
     while index < len(lines):
-        if labels[index] == "new" and lines[index].rstrip() in ("--", "-- ") or \
-                labels[index] == "new" and lines[index] == "-- ":
+        if labels[index] == "new" and lines[index].rstrip() == "--":
             flags.add("signature")
             cursor = index
             while cursor < len(lines) and labels[cursor] in ("new", "blank", "footer"):
