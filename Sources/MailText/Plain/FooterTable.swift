@@ -48,7 +48,7 @@ enum FooterTable {
 
     /// Devices, apps and carriers a footer names.
     static let devices: [String] = [
-        "iphone", "ipad", "ipod", "apple watch", "android", "blackberry", "samsung", "galaxy", "huawei", "xiaomi",
+        "iphon", "ipad", "ipod", "apple watch", "android", "blackberry", "samsung", "galaxy", "huawei", "xiaomi",
         "pixel", "nokia", "xperia", "htc", "motorola", "oneplus", "alcatel", "kindle", "surface", "windows",
         "mobile", "mobil", "móvil", "movil", "cellulare", "celular", "cell", "handy", "phone", "telefon",
         "téléphone", "teléfono", "smartphone", "smartfon", "tablet", "device", "gerät", "appareil", "dispositivo",
