@@ -114,13 +114,15 @@ public enum QuoteStripper {
         return AttributionPatterns.match([attribution][...]) == .strong
     }
 
-    /// Marks `>` blocks (and the attributions introducing them) in `0..<end` as removed.
+    /// Marks `>` blocks (and the attributions introducing them) in `0..<end` as removed, except the quotes an
+    /// inline reply answers (see ``InterleavedReply``).
     private static func removeQuoteBlocks(
         _ lines: [Substring], upTo end: Int, keep: inout [Bool], heads: inout [Int: Substring]
     ) {
         var index = 0
         var lowerBound = 0  // attributions never reach back across an earlier block
         var answering = false  // an attribution introduced an earlier block: this is an inline reply
+        var blocks: [QuoteBlock] = []
         while index < end {
             guard lines[index].isQuotedLine else {
                 index += 1
@@ -150,17 +152,24 @@ public enum QuoteStripper {
             } else {
                 introduction = nil
             }
-            let answered = answering && (index == 0 || lines[index - 1].isBlankLine)
-            if quotedCount >= 2 || introduction != nil || answered || isStandaloneQuote(index, blockEnd, in: lines, end: end) {
-                for removed in index..<blockEnd { keep[removed] = false }
-                if let introduction {
-                    answering = true
-                    for removed in introduction.lines { keep[removed] = false }
-                    if let head = introduction.head { heads[introduction.lines.lowerBound] = head }
-                }
+            let asked = answering && (index == 0 || lines[index - 1].isBlankLine)
+            if quotedCount >= 2 || introduction != nil || asked || isStandaloneQuote(index, blockEnd, in: lines, end: end) {
+                blocks.append(QuoteBlock(lines: index..<blockEnd, introduction: introduction))
+                if introduction != nil { answering = true }
             }
             index = blockEnd
             lowerBound = blockEnd
+        }
+
+        let answered = InterleavedReply.answeredQuotes(blocks, in: lines, upTo: end)
+        for (number, block) in blocks.enumerated() {
+            if !answered.contains(number) {
+                for removed in block.lines { keep[removed] = false }
+            }
+            if let introduction = block.introduction {
+                for removed in introduction.lines { keep[removed] = false }
+                if let head = introduction.head { heads[introduction.lines.lowerBound] = head }
+            }
         }
     }
 

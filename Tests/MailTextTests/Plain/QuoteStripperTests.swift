@@ -32,11 +32,46 @@ import Testing
         #expect(Self.strip("Done.\n\n> Thanks!").kept == "Done.\n")
     }
 
-    @Test("keeps reply text between quote blocks (inline replies)")
+    @Test("keeps an inline reply's answers and the quotes they answer; the attribution and unanswered tail go")
     func inlineReplies() throws {
         let cleaned = PlainTextCleaner.clean(try PlainFixtures.text("inline-replies.txt"))
-        #expect(cleaned.text == "Hi Carol,\n\nanswers inline.\n\nBoth pass now.\n\nTagged as 1.4.0 this morning.")
+        #expect(cleaned.text == """
+            Hi Carol,
+
+            answers inline.
+
+            > Did the build pass on Linux?
+            > And on macOS?
+
+            Both pass now.
+
+            > Can you tag the release?
+            >
+            > We need it by Friday.
+
+            Tagged as 1.4.0 this morning.
+            """)
         #expect(cleaned.removedQuote)
+    }
+
+    @Test("a reply above or below one quote is not inline: the quote goes", arguments: [
+        ("Sounds good.\n\nOn Mon, Jan 1, 2024 at 10:00 AM Ann <ann@example.com> wrote:\n> Lunch?\n> At noon?", "Sounds good."),
+        ("On Mon, Jan 1, 2024 at 10:00 AM Ann <ann@example.com> wrote:\n> Lunch?\n> At noon?\n\nSounds good.", "Sounds good."),
+        ("Hi Ann,\n\nOn Mon, Jan 1, 2024 Ann <ann@example.com> wrote:\n> Lunch?\n> At noon?\n\nSounds good.\n\nBob",
+         "Hi Ann,\n\nSounds good.\n\nBob"),                                                  // greeting and sign-off
+        ("Sounds good.\n\nOn Mon, Jan 1, 2024 Ann <ann@example.com> wrote:\n> Lunch?\n> At noon?\n\nCheers,\nBob",
+         "Sounds good.\n\nCheers,\nBob"),                                                      // sign-off below the quote
+        ("On Mon, Jan 1, 2024 Ann <ann@example.com> wrote:\n> Lunch?\n> At noon?\n\nSounds good.\n\n> Ann\n> ACME",
+         "Sounds good."),                                                                      // unanswered tail
+    ])
+    func notInline(body: String, reply: String) {
+        #expect(PlainTextCleaner.clean(body).text == reply)
+    }
+
+    @Test("answers between quotes keep their quotes even when they are short")
+    func shortAnswers() {
+        let body = "> Is the venue booked?\n\nYes, the small hall.\n\n> And the caterer?\n\nStill waiting for a quote."
+        #expect(PlainTextCleaner.clean(body).text == body)
     }
 
     @Test("removes the attribution with a wrapped Gmail reply quote")

@@ -30,7 +30,7 @@ import Testing
         #expect(cleaned.text.contains("plan") || cleaned.text.contains("Plan"))
     }
 
-    @Test("an interleaved reply keeps the new text between and after the quoted blocks")
+    @Test("an interleaved reply keeps its answers and the quotes they answer; the attribution goes")
     func interleaved() {
         let body = """
             Hi Ann,
@@ -45,7 +45,17 @@ import Testing
             Bob
             """
         let cleaned = PlainTextCleaner.clean(body)
-        #expect(cleaned.text == "Hi Ann,\n\nYes, both decks.\n\nThe room has one.\n\nBob")
+        #expect(cleaned.text == """
+            Hi Ann,
+
+            > Can you bring the slides?
+            Yes, both decks.
+
+            > And the projector?
+            The room has one.
+
+            Bob
+            """)
         #expect(cleaned.removedQuote)
     }
 
