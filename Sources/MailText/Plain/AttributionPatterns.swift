@@ -66,11 +66,24 @@ enum AttributionPatterns {
         return candidate.terminated ? best : best?.weakened
     }
 
-    /// "<date> <name> <address>:" as Gmail writes it in Japanese, Russian, Hebrew, Arabic and more: no verb, so it
-    /// takes a date or time as well as the address.
+    /// "<date> <name> <address>:" as Gmail writes it in Japanese, Russian, Hebrew, Arabic and more, maybe with a
+    /// short verb after the address in a language the table lacks ("… <ivana@x.hr> napisao je:"), or mutt's
+    /// "* Ann <ann@x.org> [2024-03-05 10:02:41 +0000]:". No verb is needed, so it takes a date or time as well as
+    /// the address (also written "ann at x.org", as list archives do).
     private static func addressShape(_ bytes: [UInt8], evidence: Evidence) -> AttributionStrength? {
-        guard let last = bytes.last, last == UInt8(ascii: ">") || last == UInt8(ascii: ")") else { return nil }
-        guard evidence.hasAddress && (evidence.hasTime || evidence.hasYear) else { return nil }
+        guard evidence.hasTime || evidence.hasYear else { return nil }
+        guard let close = bytes.lastIndex(where: {
+            $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: ")") || $0 == UInt8(ascii: "]")
+        }) else { return nil }
+        let tail = bytes[(close + 1)...]
+        guard tail.count <= 40, !tail.contains(where: isDigit),
+            tail.split(separator: UInt8(ascii: " ")).count <= 3
+        else { return nil }
+        if evidence.hasAddress { return .strong }
+        // "<jgb at example.com>": the bracket closing the address is the last ">".
+        guard bytes[close] == UInt8(ascii: ">"), let open = bytes[..<close].lastIndex(of: UInt8(ascii: "<")),
+            firstRange(of: Array(" at ".utf8), in: Array(bytes[open..<close]), from: 0) != nil
+        else { return nil }
         return .strong
     }
 

@@ -62,6 +62,12 @@ enum AttributionTable {
         AttributionTemplate("In article ", " writes"),
         AttributionTemplate("In article ", " wrote"),
         AttributionTemplate("In message ", " writes"),
+        // Horde, Roundcube and other webmail: "Quoting Ann <ann@x.org>:", "Zitat von …:"
+        AttributionTemplate("Quoting ", nil, [.name]),
+        AttributionTemplate("Zitat von ", nil, [.name]),
+        AttributionTemplate("Citando ", nil, [.name]),
+        AttributionTemplate("Cytuję ", nil, [.name]),
+        AttributionTemplate("Citation de ", nil, [.name]),
         AttributionTemplate(nil, " wrote", [.none, .date]),
         AttributionTemplate(nil, " writes"),
         // German
@@ -129,10 +135,16 @@ enum AttributionTable {
         AttributionTemplate(nil, " пише", [.none, .date]),
         AttributionTemplate(nil, " написав(-ла)"),
         AttributionTemplate(nil, " написав"),
-        // Bulgarian, Serbian, Croatian, Slovenian
+        // Bulgarian, Serbian, Croatian, Slovenian, Bosnian
         AttributionTemplate(nil, " написа"),
+        AttributionTemplate(nil, " је написао/ла"),
+        AttributionTemplate(nil, " је написао"),
         AttributionTemplate(nil, " piše"),
+        AttributionTemplate(nil, " napisao je", [.none, .date]),
+        AttributionTemplate(nil, " je napisao/la"),
         AttributionTemplate(nil, " je napisal(a)"),
+        AttributionTemplate(nil, " napisala"),
+        AttributionTemplate(nil, " napisal"),
         // Turkish: "… yazdı:", "… tarihinde şunu yazdı:"
         AttributionTemplate(nil, " yazdı"),
         // Greek
@@ -166,6 +178,10 @@ enum AttributionTable {
         AttributionTemplate(nil, "写道"),
         AttributionTemplate(nil, "寫道"),
         AttributionTemplate(nil, " 写于", [.date]),
+        // Thai, Hindi, Persian
+        AttributionTemplate(nil, " เขียนว่า"),
+        AttributionTemplate(nil, " ने लिखा"),
+        AttributionTemplate(nil, " نوشت"),
         // Hebrew
         AttributionTemplate("נכתב על ידי ", nil, [.name]),
         AttributionTemplate(nil, " כתב/ה"),

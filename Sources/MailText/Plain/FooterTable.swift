@@ -56,4 +56,10 @@ enum FooterTable {
         "телефон", "смартфон", "айфон", "андроид", "планшет", "мобильн", "τηλέφωνο", "κινητό", "điện thoại",
         "ponsel", "휴대폰", "갤럭시", "手机", "手機", "携帯", "אייפון", "הנייד", "الجوال", "آيفون",
     ]
+
+    /// Words of a mailing list's footer, below its rule (Mailman, Google Groups, list servers in other languages).
+    static let listFooterWords: [String] = [
+        "mailing list", "listinfo", "mailman", "unsubscribe", "dezabonare", "abbestellen", "désabonner",
+        "désinscri", "darse de baja", "cancellarsi", "afmelden", "avregistrer",
+    ]
 }

@@ -40,11 +40,13 @@ enum InterleavedReply {
             }
             var segmentEnd = index
             while segmentEnd < end && !removed[segmentEnd] && !lines[segmentEnd].isBlankLine { segmentEnd += 1 }
-            let segment = lines[index..<segmentEnd]
-            inSignature = inSignature || startsSignature(segment.first!)
+            // A signature delimiter ends the new text; what follows it, up to the next quote, is signature.
+            let signature = lines[index..<segmentEnd].firstIndex(where: startsSignature) ?? segmentEnd
+            let segment = lines[index..<signature]
             let betweenQuotes = blocks.contains { $0.lines.upperBound <= index }
                 && blocks.contains { $0.lines.lowerBound >= segmentEnd }
-            if !inSignature && (betweenQuotes || !isFormality(segment)) { answers.append(index) }
+            if !inSignature && !segment.isEmpty && (betweenQuotes || !isFormality(segment)) { answers.append(index) }
+            inSignature = inSignature || signature < segmentEnd
             index = segmentEnd
         }
         let answered = blocks.indices.filter { block in answers.contains { $0 >= blocks[block].lines.upperBound } }

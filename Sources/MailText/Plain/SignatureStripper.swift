@@ -68,25 +68,35 @@ public enum SignatureStripper {
         return nil
     }
 
-    /// Where a mailing list's footer starts: a rule of underscores, then a few lines that name the list and link
-    /// to its "listinfo" page (Mailman, which most lists run, appends exactly that).
+    /// Where a mailing list's footer starts: a rule (`____`, `---`) above a few lines that link to the list or
+    /// tell how to unsubscribe (Mailman, which most lists run, appends exactly that), or the archive's
+    /// "-------------- next part --------------" note about a scrubbed attachment.
     static func listFooterStart(in lines: [Substring]) -> Int? {
         guard let last = lines.lastIndex(where: { !$0.isBlankLine }) else { return nil }
-        var index = last
+        var index = last + 1
         var seen = 0
-        while index > 0 && seen < 6 {
+        var start: Int?
+        while index > 0 && seen < 12 {
             index -= 1
             if lines[index].isBlankLine { continue }
             seen += 1
-            let body = lines[index].trimmed
-            guard body.count >= 20, body.allSatisfy({ $0 == "_" }) else { continue }
-            let footer = lines[(index + 1)...last].map { $0.lowercased() }
-            guard footer.contains(where: { $0.contains("mailing list") }),
-                footer.contains(where: { $0.contains("listinfo") || $0.contains("mailman") })
-            else { return nil }
-            return index
+            if dashedPhrase(lines[index]) == "next part" {
+                start = index
+                continue
+            }
+            guard seen > 1, seen <= 7, isListRule(lines[index]) else { continue }
+            let footer = lines[(index + 1)...last].joined(separator: "\n").lowercased()
+            let linked = footer.contains("http") || footer.contains("@") || footer.contains(" at ")
+            if linked && FooterTable.listFooterWords.contains(where: { footer.contains($0) }) { start = index }
         }
-        return nil
+        return start
+    }
+
+    /// Three or more `_`, `-` or `=`, alone on the line.
+    private static func isListRule(_ line: Substring) -> Bool {
+        let body = line.trimmed
+        guard body.count >= 3, let first = body.first, "_-=".contains(first) else { return false }
+        return body.allSatisfy { $0 == first }
     }
 
     /// A short line that does not read as a sentence: "Bob Smith", "ACME Corp | Sales".

@@ -63,6 +63,8 @@ public enum Unwrapper {
                     joined = String(start)
                     isJoined = true
                 }
+                // A wrapper that leaves the breaking space at the end of the line must not get two spaces.
+                while let last = joined.last, last == " " || last == "\t" { joined.removeLast() }
                 if !(joined.hasSuffix("-") && joinsWithoutSpace(lines[index - 1], line)) { joined += " " }
                 joined += line.trimmedLeading
                 continue
