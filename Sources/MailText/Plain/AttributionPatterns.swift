@@ -143,11 +143,18 @@ enum AttributionPatterns {
             }
             let isStop = byte == UInt8(ascii: ".") || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "?")
             guard isStop, index + 2 < bytes.endIndex, bytes[index + 1] == UInt8(ascii: " ") else { continue }
-            let next = bytes[index + 2]
-            guard (next >= UInt8(ascii: "A") && next <= UInt8(ascii: "Z")) || next >= 0xC0 else { continue }
+            guard startsWithCapital(bytes[(index + 2)...]) else { continue }
             if byte != UInt8(ascii: ".") || endsSentenceWord(bytes[bytes.startIndex..<index]) { return index + 2 }
         }
         return nil
+    }
+
+    /// True when the text starts with an uppercase letter, in any script.
+    private static func startsWithCapital(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard let first = bytes.first else { return false }
+        if first < 0x80 { return first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z") }
+        let scalar = String(decoding: bytes.prefix(4), as: UTF8.self).unicodeScalars.first
+        return scalar?.properties.isUppercase ?? false
     }
 
     /// True when the word before a period ends a sentence: two or more letters that are not an honorific, a time

@@ -55,10 +55,15 @@ enum InterleavedReply {
         return answered.count >= 2 || textAbove ? Set(answered) : []
     }
 
-    /// A signature delimiter, a rule (a mailing list's footer), or a client footer.
+    /// A signature delimiter, a rule or dashed note (a mailing list's footer, an archive's "next part"), or a
+    /// client footer.
     private static func startsSignature(_ line: Substring) -> Bool {
-        let body = line.trimmedTrailing
-        return body == "--" || body == "-- " || OutlookHeaderBlock.isRule(line) || SignatureStripper.isFooter(line)
+        let body = line.trimmed
+        if body == "--" || dashedPhrase(line) != nil { return true }
+        if body.count >= 3, let first = body.first, "_-=".contains(first), body.allSatisfy({ $0 == first }) {
+            return true
+        }
+        return SignatureStripper.isFooter(line)
     }
 
     /// At most two short lines that greet or sign off: "Hi Ann,", "Cheers,\nGene", "Thanks!". A sentence
