@@ -12,7 +12,7 @@ struct QuoteBlock: Sendable {
 /// new text also stands above it; a reply above or below one quote is not, and loses the quote.
 ///
 /// Text answers a quote when it comes after it, unless it is a signature, a footer, or a greeting or sign-off
-/// ("Hi Ann,", "Cheers, Gene") outside the quotes; between two quotes, any text is an answer.
+/// ("Hi Ann,", "Cheers, Gene"); a sentence, however short ("Yes, room 4."), answers.
 enum InterleavedReply {
     /// Indices into `blocks` of the quotes to keep: none unless the reply is inline.
     static func answeredQuotes(_ blocks: [QuoteBlock], in lines: [Substring], upTo end: Int) -> Set<Int> {
@@ -43,9 +43,7 @@ enum InterleavedReply {
             // A signature delimiter ends the new text; what follows it, up to the next quote, is signature.
             let signature = lines[index..<segmentEnd].firstIndex(where: startsSignature) ?? segmentEnd
             let segment = lines[index..<signature]
-            let betweenQuotes = blocks.contains { $0.lines.upperBound <= index }
-                && blocks.contains { $0.lines.lowerBound >= segmentEnd }
-            if !inSignature && !segment.isEmpty && (betweenQuotes || !isFormality(segment)) { answers.append(index) }
+            if !inSignature && !segment.isEmpty && !isFormality(segment) { answers.append(index) }
             inSignature = inSignature || signature < segmentEnd
             index = segmentEnd
         }
