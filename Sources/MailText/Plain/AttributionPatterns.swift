@@ -48,6 +48,8 @@ enum AttributionPatterns {
     ///   above a `>` quote, where the quote is the proof).
     static func match(_ lines: ArraySlice<Substring>, allowMissingColon: Bool = false) -> AttributionStrength? {
         guard let last = lines.last else { return nil }
+        // "---" under a "Signed-off-by: Ann <ann@x.org>" line is a rule, not the dashes of "---- Ann wrote ----".
+        guard last.contains(where: { $0 != "-" && !$0.isWhitespace }) else { return nil }
         if !allowMissingColon {
             guard let end = last.attributionTerminator, end == ":" || end == "：" || end == "-" else { return nil }
         }
@@ -167,7 +169,7 @@ enum AttributionPatterns {
         let letters = word.filter { ($0 | 0x20 >= UInt8(ascii: "a") && $0 | 0x20 <= UInt8(ascii: "z")) || $0 >= 0xC0 }
         if letters.isEmpty { return word.count >= 3 && word.allSatisfy(isDigit) }
         guard letters.count >= 2 else { return false }
-        let lowered = String(decoding: word.map { $0 < 0x80 ? $0 | 0x20 : $0 }, as: UTF8.self)
+        let lowered = String(decoding: letters.map { $0 < 0x80 ? $0 | 0x20 : $0 }, as: UTF8.self)
         return !AttributionTable.honorifics.contains(lowered)
     }
 

@@ -30,6 +30,10 @@ public enum QuoteStripper {
         var cutHead: Substring?
         for index in lines.indices where !lines[index].isBlankLine {
             let line = lines[index]
+            // A patch is code to the end: its header lines and "From:"/"Date:" trailers are not a reply's.
+            if line.startsWithBytes("diff --git ") || line.startsWithBytes("--- a/") || line.startsWithBytes("Index: ") {
+                break
+            }
             if line.isQuotedLine {
                 // Apple Mail quotes a whole forward, "> Begin forwarded message:" included; a quoted forward
                 // under an attribution is an old forward inside a reply and stays a quote.
@@ -100,10 +104,11 @@ public enum QuoteStripper {
         guard let end = lines[index].attributionTerminator, end == ":" || end == "：" || end == "-" else { return nil }
         guard let match = AttributionFinder.attribution(endingAt: index, in: lines, lowerBound: 0, keep: []),
             match.strength == .strong,
-            let next = lines[(index + 1)...].firstIndex(where: { !$0.isBlankLine }),
-            !lines[next].isQuotedLine
+            let next = lines[(index + 1)...].firstIndex(where: { !$0.isBlankLine })
         else { return nil }
-        return match
+        // The paragraph below must be unquoted: "<snip>\n> …" is a `>` quote with a note in it.
+        let paragraph = lines[next...].prefix { !$0.isBlankLine }
+        return paragraph.contains(where: \.isQuotedLine) ? nil : match
     }
 
     /// "On …, Ann <ann@x.org> wrote:   Hi Bob, …": Yahoo Mail puts the original on the attribution's own line,

@@ -76,3 +76,56 @@ import Testing
         #expect(!cleaned.removedQuote)
     }
 }
+
+/// Lines that look like attributions or header blocks in patches and notifications.
+@Suite struct AttributionLookalikeTests {
+    @Test("a patch is never cut: trailers above its rule, in-body headers below its diff")
+    func patch() {
+        let body = """
+            Fixes the crash on empty input.
+
+            Signed-off-by: Ann Smith <ann.1998@example.com>
+            ---
+             parser.c | 2 +-
+             1 file changed, 1 insertion(+), 1 deletion(-)
+
+            diff --git a/parser.c b/parser.c
+            --- a/parser.c
+            +++ b/parser.c
+            @@ -1,3 +1,3 @@
+            -int x;
+            +int y;
+            Date: Tue, 23 May 2017 13:29:39 +0800
+            From: Ann Smith <ann@example.com>
+            """
+        let cleaned = PlainTextCleaner.clean(body)
+        #expect(cleaned.text.contains("From: Ann Smith <ann@example.com>"))
+        #expect(cleaned.text.contains("Signed-off-by"))
+        #expect(!cleaned.removedQuote)
+    }
+
+    @Test("an honorific in a quoted name is not a sentence end")
+    func honorific() {
+        let body = "There is a new ticket.\n\n\"Mr. Angela Van Poort\" <angela@example.it> wrote:\n> Please check.\n> Thanks"
+        #expect(PlainTextCleaner.clean(body).text == "There is a new ticket.")
+    }
+
+    @Test("an attribution over a `>` quote with notes in it is not an unquoted original")
+    func quoteWithNotes() {
+        let body = """
+            There is a new ticket:
+
+            "Angela" <angela@example.it> wrote:
+            <snip>
+            > [...]
+            <snip>
+
+            http://tickets.example.com/5512
+
+            Your Ticket System
+            """
+        let cleaned = PlainTextCleaner.clean(body)
+        #expect(cleaned.text.contains("http://tickets.example.com/5512"))
+        #expect(cleaned.text.contains("Your Ticket System"))
+    }
+}
