@@ -98,4 +98,22 @@ import Testing
         #expect(cleaned.text == "FYI\n↪ Forwarded message from Ann\n\nHello.")
         #expect(cleaned.removedSignature)
     }
+
+    @Test("a wrapped Subject or From stays inside the forwarded headers", arguments: [
+        ("From: bob@example.com\nDate: Tue, Sep 4, 2012 at 1:35 PM\nSubject: Two\nline subject\nTo: rob@example.com", "bob@example.com"),
+        ("From: Ann Smith <\nann@example.com>\nDate: Monday\nSubject: Lunch\nTo: Bob", "Ann Smith <ann@example.com>"),
+        ("From: Ann <ann@example.com>\nSubject: A subject long enough to be folded by the client\n  onto a second line\nTo: Bob", "Ann <ann@example.com>"),
+    ])
+    func wrappedHeaders(headers: String, from: String) {
+        let input = "FYI\n\n---------- Forwarded message ---------\n\(headers)\n\nHello Bob."
+        let cleaned = PlainTextCleaner.clean(input)
+        #expect(cleaned.text == "FYI\n\n↪ Forwarded message from \(from)\n\nHello Bob.")
+        #expect(cleaned.forwarded)
+    }
+
+    @Test("a wrapped Subject in a `>`-quoted Apple Mail forward")
+    func wrappedQuotedHeaders() {
+        let input = "See below.\n\n> Begin forwarded message:\n>\n> From: Ann <ann@example.com>\n> Subject: Two\n> line subject\n> Date: Monday\n>\n> Hello Bob."
+        #expect(PlainTextCleaner.clean(input).text == "See below.\n\n↪ Forwarded message from Ann <ann@example.com>\n\nHello Bob.")
+    }
 }

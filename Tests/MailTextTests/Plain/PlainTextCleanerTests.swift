@@ -62,6 +62,27 @@ import Testing
     }
 }
 
+/// What the text pipeline does to plain text before the cleaner sees it.
+@Suite struct PlainTextPipelineTests {
+    @Test("U+2028 and U+2029 become line breaks and never reach the bubble", arguments: ["\u{2028}", "\u{2029}"])
+    func unicodeLineSeparators(separator: String) {
+        let text = TextPipeline().text(ofPlain: "Sounds good.\(separator)See you at five.\(separator)\(separator)Bob")
+        #expect(text.text == "Sounds good.\nSee you at five.\n\nBob")
+        #expect(!text.originalText.contains(separator))
+    }
+
+    @Test("a quote behind a line separator is found like one behind a newline")
+    func quoteBehindLineSeparator() {
+        let body = "Yes.\u{2029}\u{2029}On Mon, Jan 1, 2024 at 10:00 AM Ann <ann@example.com> wrote:\u{2028}> Lunch?\u{2028}> At noon?"
+        #expect(TextPipeline().text(ofPlain: body).text == "Yes.")
+    }
+
+    @Test("French text, whose é shares bytes with the separators, is left alone")
+    func frenchText() {
+        #expect(TextPipeline().text(ofPlain: "Déjà vu, très élégant.").text == "Déjà vu, très élégant.")
+    }
+}
+
 extension String {
     /// Test helper: the expected text of the tidy row, written readably above.
     fileprivate var trimmingBlankStart: String {

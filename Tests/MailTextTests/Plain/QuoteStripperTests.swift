@@ -87,6 +87,34 @@ import Testing
             """)
     }
 
+    @Test("a re-wrapped quote whose tail lost its `>` is still one quote")
+    func lostContinuationMarker() {
+        let body = """
+            Agreed, let's do that.
+
+            On Mon, Jan 1, 2024 at 10:00 AM Ann Smith <ann@example.com> wrote:
+            >There is likely some setup done to the chip during stream creation,
+            because
+            > the chip needs to know about the stream parameters before it can
+            start.
+            > Calls like set_gain can all be done after the stream is created.
+            """
+        let cleaned = PlainTextCleaner.clean(body)
+        #expect(cleaned.text == "Agreed, let's do that.")
+    }
+
+    @Test("a line between `>` lines that answers or starts a sentence stays", arguments: [
+        "> Can you send the March figures before the board meeting on Thursday, please\nYes.\n> And the plan?",
+        "> Can you send the March figures before the board meeting on Thursday, please\nAgreed\n> And the plan?",
+        "> Short question?\nyes\n> And the plan?",                                         // the quote line was not full
+        "> Can you send the March figures before the board meeting on Thursday?\nsure\n> And the plan?", // it ended
+    ])
+    func answerBetweenQuoteLines(body: String) {
+        let kept = PlainTextCleaner.clean(body).text
+        let answer = body.split(separator: "\n")[1]
+        #expect(kept.split(separator: "\n").contains(answer))
+    }
+
     @Test("\"on \" inside prose never starts a quote (lesson 10)", arguments: [
         "Let's meet on Monday.\nI was on holiday when Bob wrote the draft.\n\nCheers",   // "on " mid-line
         "See you on Tuesday, as Ann wrote:\nthe room is booked.",                        // "wrote:" but no quote, not at line start
