@@ -78,7 +78,8 @@ public struct TextPipeline: Sendable {
                 return text(ofHTML: html.text)
             }
             var result = text(ofPlain: plainText, isFlowed: plain.parameters["format"]?.lowercased() == "flowed",
-                              delSp: plain.parameters["delsp"]?.lowercased() == "yes")
+                              delSp: plain.parameters["delsp"]?.lowercased() == "yes",
+                              isForward: ForwardDetector.isForwardSubject(message.subject))
             if let html = message.htmlPart { result.sanitizedHTML = sanitizer.sanitize(html.text) }
             return result
         }
@@ -86,10 +87,12 @@ public struct TextPipeline: Sendable {
         return MessageText(text: "", originalText: "", quotedTextRemoved: false, forwarded: false, sanitizedHTML: nil, source: .none)
     }
 
-    /// The bubble text of a bare text/plain body.
-    public func text(ofPlain raw: String, isFlowed: Bool = false, delSp: Bool = false) -> MessageText {
+    /// The bubble text of a bare text/plain body; `isForward` when the subject marks a forward ("Fwd:").
+    public func text(ofPlain raw: String, isFlowed: Bool = false, delSp: Bool = false, isForward: Bool = false)
+        -> MessageText
+    {
         let normalized = Self.normalizeLineBreaks(raw)
-        let cleaning = PlainTextCleaner.clean(normalized, isFlowed: isFlowed, delSp: delSp)
+        let cleaning = PlainTextCleaner.clean(normalized, isFlowed: isFlowed, delSp: delSp, isForward: isForward)
         let original = isFlowed ? FormatFlowed.decode(normalized, delSp: delSp) : normalized
         return finish(
             text: cleaning.text, original: original, removed: cleaning.removedQuote || cleaning.removedSignature,

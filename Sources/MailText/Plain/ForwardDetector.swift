@@ -1,3 +1,5 @@
+import Foundation
+
 /// Recognizes forwarded messages and condenses their header block into one marker line.
 ///
 /// A forward is content the sender wants read, so unlike a quote it is shown. Only its header lines
@@ -19,23 +21,41 @@ enum ForwardDetector {
         return HeaderTables.forwardIntroductions.contains(phrase)
     }
 
+    /// True for a subject that a forward gets ("Fwd: …", "WG: …", "TR: …"): its first prefix, before any "Re:",
+    /// is a forward's.
+    static func isForwardSubject(_ subject: String) -> Bool {
+        let head = subject.prefix(24)
+        guard let colon = head.firstIndex(where: { $0 == ":" || $0 == "：" }) else { return false }
+        let prefix = head[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+        return HeaderTables.forwardSubjectPrefixes.contains(prefix)
+    }
+
     /// Rewrites everything from a forward marker on: each marker plus its header lines become one marker line;
     /// the forwarded body is kept (with one level of `>` removed when the headers were `>`-quoted, as Apple Mail
     /// writes them in plain text).
-    static func condense(_ lines: ArraySlice<Substring>) -> [Substring] {
+    /// - Parameter opensWithHeaders: the lines start with a header block (maybe under a rule or an "Original
+    ///   Message" separator) instead of a marker: Outlook forwards the way it replies.
+    static func condense(_ lines: ArraySlice<Substring>, opensWithHeaders: Bool = false) -> [Substring] {
         var output: [Substring] = []
         var index = lines.startIndex
         var dequote = false
+        var implicitMarker = opensWithHeaders
         while index < lines.endIndex {
             let line = lines[index]
-            guard isMarker(line) else {
+            var cursor: Int
+            if implicitMarker {
+                // The rule or separator goes; the header block below it is the marker.
+                cursor = lines[index...].prefix(4).firstIndex { HeaderLine($0) != nil } ?? index
+                implicitMarker = false
+            } else if isMarker(line) {
+                cursor = index + 1
+                // Headers may follow after a blank line (Apple) or a bare ">" line.
+                while cursor < lines.endIndex && cursor - index <= 2 && isEmptyOrBareQuote(lines[cursor]) { cursor += 1 }
+            } else {
                 output.append(dequote && line.isQuotedLine ? line.removingOneQuoteLevel : line)
                 index += 1
                 continue
             }
-            var cursor = index + 1
-            // Headers may follow after a blank line (Apple) or a bare ">" line.
-            while cursor < lines.endIndex && cursor - index <= 2 && isEmptyOrBareQuote(lines[cursor]) { cursor += 1 }
             var from: String?
             var lastKey: HeaderKey?
             var headerQuoted = false

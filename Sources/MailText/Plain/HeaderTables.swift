@@ -86,4 +86,11 @@ enum HeaderTables {
         "以下是转发的邮件", "转发的邮件", "以下為轉寄的郵件", "轉寄的郵件", "תחילת הודעה שהועברה",
         "بداية الرسالة المُعاد توجيهها", "awal pesan yang diteruskan",
     ]
+
+    /// The subject prefixes of a forward per language ("Fwd:", German "WG:", French "TR:", Spanish "RV:",
+    /// Italian "I:", Portuguese "ENC:", Dutch "Doorst:", Finnish "VS:", Swedish "VB:", Polish "PD:"…).
+    static let forwardSubjectPrefixes: Set<String> = [
+        "fw", "fwd", "wg", "tr", "rv", "i", "enc", "doorst", "vs", "vb", "vl", "pd", "továbbítás", "пересл", "πρθ",
+        "ilt", "转发", "轉寄", "転送", "전달", "הועבר",
+    ]
 }

@@ -36,9 +36,12 @@ public enum PlainTextCleaner {
     ///   - text: the decoded body with "\n" line endings.
     ///   - isFlowed: the `Content-Type` has `format=flowed`.
     ///   - delSp: the `Content-Type` has `delsp=yes`.
-    public static func clean(_ text: String, isFlowed: Bool = false, delSp: Bool = false) -> PlainTextCleaning {
+    ///   - isForward: the subject marks a forward (see ``QuoteStripper/strip(_:isForward:)``).
+    public static func clean(_ text: String, isFlowed: Bool = false, delSp: Bool = false, isForward: Bool = false)
+        -> PlainTextCleaning
+    {
         let decoded = isFlowed ? FormatFlowed.decode(text, delSp: delSp) : text
-        let quotes = QuoteStripper.strip(splitLines(decoded))
+        let quotes = QuoteStripper.strip(splitLines(decoded), isForward: isForward)
         let signature = SignatureStripper.strip(quotes.kept)
         let body = isFlowed ? signature.kept : Unwrapper.unwrapLines(signature.kept)
         var cleaned = tidy(body)

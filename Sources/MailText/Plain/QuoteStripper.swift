@@ -24,9 +24,13 @@ public enum QuoteStripper {
     /// When nothing visible would remain, the input is returned unchanged with both flags false: a message that is
     /// only a quote still gets a bubble.
     /// - Returns: the kept lines, whether a quote was removed, and whether a forward was found.
-    public static func strip(_ lines: [Substring]) -> (kept: [Substring], removed: Bool, forwarded: Bool) {
+    /// - Parameter isForward: the message's subject marks a forward ("Fwd:", "WG:"…): a header block or "Original
+    ///   Message" separator then introduces the forwarded message (Outlook forwards the way it replies), which is
+    ///   shown, not cut.
+    public static func strip(_ lines: [Substring], isForward: Bool = false) -> (kept: [Substring], removed: Bool, forwarded: Bool) {
         var replyEnd = lines.count
         var forwardStart: Int?
+        var forwardOpensWithHeaders = false
         var cutHead: Substring?
         for index in lines.indices where !lines[index].isBlankLine {
             let line = lines[index]
@@ -49,10 +53,12 @@ public enum QuoteStripper {
             }
             if OriginalMessageSeparator.matches(line) {
                 replyEnd = index
+                if isForward { (forwardStart, forwardOpensWithHeaders) = (index, true) }
                 break
             }
             if let start = OutlookHeaderBlock.start(at: index, in: lines) {
                 replyEnd = start
+                if isForward { (forwardStart, forwardOpensWithHeaders) = (start, true) }
                 break
             }
             if let attribution = unquotedOriginal(endingAt: index, in: lines),
@@ -93,7 +99,9 @@ public enum QuoteStripper {
             }
         }
         if let cutHead { kept.append(cutHead) }
-        if let forwardStart { kept += ForwardDetector.condense(lines[forwardStart...]) }
+        if let forwardStart {
+            kept += ForwardDetector.condense(lines[forwardStart...], opensWithHeaders: forwardOpensWithHeaders)
+        }
 
         guard kept.hasVisibleText else { return (lines, false, false) }
         return (kept, removed, forwardStart != nil)

@@ -116,4 +116,37 @@ import Testing
         let input = "See below.\n\n> Begin forwarded message:\n>\n> From: Ann <ann@example.com>\n> Subject: Two\n> line subject\n> Date: Monday\n>\n> Hello Bob."
         #expect(PlainTextCleaner.clean(input).text == "See below.\n\n↪ Forwarded message from Ann <ann@example.com>\n\nHello Bob.")
     }
+
+    @Test("a forward's subject turns Outlook's header block into a forward marker", arguments: [
+        "________________________________\nFrom: Ann Smith <ann@example.com>\nSent: Tuesday, March 5, 2024 10:02 AM\nTo: Bob\nSubject: Slides",
+        "-----Original Message-----\nFrom: Ann Smith <ann@example.com>\nSent: Tuesday, March 5, 2024 10:02 AM\nTo: Bob\nSubject: Slides",
+        "Von: Ann Smith <ann@example.com>\nGesendet: Dienstag, 5. März 2024 10:02\nAn: Bob\nBetreff: Folien",
+    ])
+    func outlookForward(block: String) {
+        let input = "FYI\n\n\(block)\n\nCan we meet on Tuesday?"
+        let forwarded = PlainTextCleaner.clean(input, isForward: true)
+        #expect(forwarded.text == "FYI\n\n↪ Forwarded message from Ann Smith <ann@example.com>\n\nCan we meet on Tuesday?")
+        #expect(forwarded.forwarded)
+        #expect(PlainTextCleaner.clean(input).text == "FYI")  // the same block in a reply is the quoted original
+    }
+
+    @Test("the pipeline reads a forward from the subject")
+    func forwardSubjectInPipeline() {
+        let raw = "From: Bob <bob@example.com>\r\nSubject: FW: Slides\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
+            + "FYI\r\n\r\n________________________________\r\nFrom: Ann Smith <ann@example.com>\r\n"
+            + "Sent: Tuesday, March 5, 2024 10:02 AM\r\nTo: Bob\r\nSubject: Slides\r\n\r\nCan we meet on Tuesday?\r\n"
+        let text = TextPipeline().process(raw: Array(raw.utf8)).text
+        #expect(text.text == "FYI\n\n↪ Forwarded message from Ann Smith <ann@example.com>\n\nCan we meet on Tuesday?")
+        #expect(text.forwarded)
+    }
+
+    @Test("forward subjects in several languages, and replies to forwards", arguments: [
+        ("Fwd: Slides", true), ("FW: Slides", true), ("WG: Folien", true), ("TR: Diapositives", true),
+        ("RV: Diapositivas", true), ("I: Diapositive", true), ("Doorst: Dia's", true), ("转发：幻灯片", true),
+        ("Re: Fwd: Slides", false), ("AW: WG: Folien", false), ("Slides: final version", false), ("Invoice 42", false),
+    ])
+    func forwardSubjects(subject: String, isForward: Bool) {
+        let raw = "Subject: \(subject)\r\n\r\nFYI\r\n\r\nFrom: Ann <ann@example.com>\r\nSent: 5 March 2024 10:02\r\nTo: Bob\r\n\r\nHi."
+        #expect(TextPipeline().process(raw: Array(raw.utf8)).text.forwarded == isForward)
+    }
 }
