@@ -88,9 +88,10 @@ enum HeaderTables {
     ]
 
     /// The subject prefixes of a forward per language ("Fwd:", German "WG:", French "TR:", Spanish "RV:",
-    /// Italian "I:", Portuguese "ENC:", Dutch "Doorst:", Finnish "VS:", Swedish "VB:", Polish "PD:"…).
+    /// Italian "I:", Portuguese "ENC:", Dutch "Doorst:", Finnish "VL:", Swedish "VB:", Polish "PD:"…). Not "VS:":
+    /// a forward in Danish and Norwegian, it is a reply in Finnish.
     static let forwardSubjectPrefixes: Set<String> = [
-        "fw", "fwd", "wg", "tr", "rv", "i", "enc", "doorst", "vs", "vb", "vl", "pd", "továbbítás", "пересл", "πρθ",
+        "fw", "fwd", "wg", "tr", "rv", "i", "enc", "doorst", "vb", "vl", "pd", "továbbítás", "пересл", "πρθ",
         "ilt", "转发", "轉寄", "転送", "전달", "הועבר",
     ]
 }
