@@ -34,6 +34,7 @@ enum AttributionFinder {
         let closing = isClosingLine(last, in: lines)
         var best: AttributionMatch?
         var canGrow = true
+        var digitStart = false
         for count in 1...3 {
             let first = last - count + 1
             guard first >= lowerBound else { break }
@@ -56,10 +57,13 @@ enum AttributionFinder {
             if let inline = inlineAttribution(first: first, last: last, in: lines, allowMissingColon: allowMissingColon) {
                 return inline
             }
-            if let whole, best == nil || canGrow {
+            // A match that starts with a digit grows into a line above that names an address or a date:
+            // "Zhang San <zhang@x.cn> 于2024年1月1日周一\n10:00写道：", but not "Replying ok\n2011/4/7 Ann <…>".
+            if let whole, best == nil || canGrow || (digitStart && Evidence(Array(line.utf8)).isStrong) {
                 best = AttributionMatch(lines: first...last, strength: whole, head: nil)
             }
             // Grow past a complete attribution only while its first line continues the line above.
+            digitStart = whole != nil && line.trimmedLeading.first?.isNumber == true
             canGrow = canGrow && (whole == nil || startsAsFragment(line))
         }
         return best
@@ -129,9 +133,12 @@ enum AttributionFinder {
         return AttributionTable.leads.contains { body.starts(with: $0) }
     }
 
+    /// Starts in lowercase, with "<" or "(", or in a caseless script: the line continues the one above. A digit
+    /// does not: a date opens an attribution of its own ("Replying ok\n2011/4/7 Ann <ann@x.org>").
     private static func startsAsFragment(_ line: Substring) -> Bool {
         guard let first = line.trimmedLeading.first else { return false }
-        return !first.isUppercase
+        if first == "<" || first == "(" || first.isLowercase { return true }
+        return first.isLetter && !first.isUppercase
     }
 
     /// A line that ends a sentence. With `allowingDates`, a line that ends in a day number ("28.") or in a short

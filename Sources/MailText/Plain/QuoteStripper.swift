@@ -189,12 +189,17 @@ public enum QuoteStripper {
     /// A short unquoted line between two `>` lines that finishes the quoted sentence above it: the quote was
     /// re-wrapped after quoting and the tail lost its `>` ("> … for 76\ncolumns and\n> …"). The line above must be
     /// long (it was full) and open (no closing punctuation), and the tail must not start a sentence of its own:
-    /// "Yes." or "Agreed" between quotes is an inline reply and stays.
+    /// "Yes." or "Agreed" between quotes is an inline reply and stays. A lone link between quote lines is the
+    /// quote's too.
     private static func isWrappedTail(_ index: Int, in lines: [Substring], end: Int) -> Bool {
         guard index > 0, index + 1 < end, lines[index - 1].isQuotedLine, lines[index + 1].isQuotedLine else {
             return false
         }
         let line = lines[index].trimmed
+        // A link the quoting broke out of its line: " (http://example.com/c/YzMmE) >".
+        if line.count <= 80 && (line.hasPrefix("(http") || line.hasPrefix("<http") || line.hasPrefix("http")) {
+            return true
+        }
         guard !line.isEmpty, line.unicodeScalars.count <= 40, let first = line.first, !first.isUppercase else {
             return false
         }

@@ -165,6 +165,12 @@ import Testing
         #expect(PlainTextCleaner.clean("Sounds good.\n\n\(attribution)\n> Lunch at noon?\n").text == "Sounds good.")
     }
 
+    @Test("a date that opens an attribution does not take the reply line above it")
+    func dateUnderReply() {
+        let body = "Replying ok\n2011/4/7 Nathan Ivanova <support@example.com>\n\n>  Cool beans, scro"
+        #expect(PlainTextCleaner.clean(body).text == "Replying ok")
+    }
+
     @Test("Yahoo's original on the attribution line is cut")
     func flattenedOriginal() {
         let body = "Happy holidays.\n\nSent from Yahoo Mail on Android\n\n"

@@ -103,6 +103,12 @@ import Testing
         #expect(cleaned.text == "Agreed, let's do that.")
     }
 
+    @Test("a link the quoting broke out of its line stays with the quote")
+    func brokenLink() {
+        let body = "Blah\n\nOn Thursday, October 25, 2012 at 3:03 PM, Bob <bob@example.com> wrote:\n\n>\n> Post a response\n>\n (http://example.com/c/YzOTYzMmE) >\n> life is short. (http://example.com/c/YzMmE)\n>\n"
+        #expect(PlainTextCleaner.clean(body).text == "Blah")
+    }
+
     @Test("a line between `>` lines that answers or starts a sentence stays", arguments: [
         "> Can you send the March figures before the board meeting on Thursday, please\nYes.\n> And the plan?",
         "> Can you send the March figures before the board meeting on Thursday, please\nAgreed\n> And the plan?",
