@@ -50,8 +50,12 @@ enum AttributionPatterns {
         guard let last = lines.last else { return nil }
         // "---" under a "Signed-off-by: Ann <ann@x.org>" line is a rule, not the dashes of "---- Ann wrote ----".
         guard last.contains(where: { $0 != "-" && !$0.isWhitespace }) else { return nil }
-        if !allowMissingColon {
-            guard let end = last.attributionTerminator, end == ":" || end == "：" || end == "-" else { return nil }
+        let end = last.attributionTerminator
+        if end != ":" && end != "：" && end != "-" {
+            // Without its colon an attribution still has a date, an address or a lead to show for itself.
+            guard allowMissingColon, lines.contains(where: { line in
+                line.utf8.contains { isDigit($0) || $0 == UInt8(ascii: "@") } || AttributionFinder.opensWithLead(line)
+            }) else { return nil }
         }
         return match(normalize(lines), allowMissingColon: allowMissingColon)
     }
@@ -103,6 +107,8 @@ enum AttributionPatterns {
             guard rest > 0 && rest <= maximumHeadBytes else { return nil }
             return evidence.isStrong ? .strong : .weak
         }
+        // Most verbs end the line: a suffix test then does instead of a search.
+        if template.tails == .none && !bytes.endsWith(verb.drop { $0 == UInt8(ascii: " ") }) { return nil }
         guard let position = verbRange(verb, in: bytes, from: start) else { return nil }
         let head = bytes[start..<position.lowerBound]
         let tail = bytes[position.upperBound...]
@@ -335,5 +341,12 @@ extension Substring {
             }
         }
         return nil
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// True when the bytes end with `suffix`.
+    func endsWith(_ suffix: ArraySlice<UInt8>) -> Bool {
+        count >= suffix.count && self[(count - suffix.count)...].elementsEqual(suffix)
     }
 }

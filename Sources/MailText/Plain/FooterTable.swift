@@ -40,6 +40,11 @@ enum FooterTable {
         "发自我的", "从我的", "發自我的", "從我的",
     ]
 
+    /// The first byte of every prefix, and of its forms in brackets ("(sent from a phone)", "<<sent by …>>").
+    static let prefixFirstBytes: Set<UInt8> = Set(prefixes.compactMap(\.utf8.first)).union([
+        UInt8(ascii: "("), UInt8(ascii: "<"), UInt8(ascii: "["), UInt8(ascii: "*"),
+    ])
+
     /// Footers recognized by their ending: Japanese "iPhoneから送信", Korean "… 에서 보냄", Turkish "iPhone'umdan
     /// gönderildi", Hungarian "iPhone-ról küldve", Chinese "从我的iPhone发送".
     static let suffixes: [String] = [

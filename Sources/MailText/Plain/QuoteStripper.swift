@@ -110,6 +110,11 @@ public enum QuoteStripper {
     /// A strong attribution ending on line `index` with unquoted text below it: the original, sent unquoted.
     private static func unquotedOriginal(endingAt index: Int, in lines: [Substring]) -> AttributionMatch? {
         guard let end = lines[index].attributionTerminator, end == ":" || end == "：" || end == "-" else { return nil }
+        // Cheap before the table: a strong attribution has a digit (date, time) or an "@" in its lines.
+        let window = lines[max(0, index - 2)...index]
+        guard window.contains(where: { $0.utf8.contains(where: { isDigit($0) || $0 == UInt8(ascii: "@") }) }) else {
+            return nil
+        }
         guard let match = AttributionFinder.attribution(endingAt: index, in: lines, lowerBound: 0, keep: []),
             match.strength == .strong,
             let next = lines[(index + 1)...].firstIndex(where: { !$0.isBlankLine })

@@ -137,8 +137,15 @@ public enum SignatureStripper {
     /// True for a mobile or web client footer line: a footer phrase that names a device or an app.
     static func isFooter(_ line: Substring) -> Bool {
         let body = line.trimmed
-        guard body.count <= maximumFooterLength, let first = body.utf8.first else { return false }
-        guard first != UInt8(ascii: ">") else { return false }
+        guard let first = body.utf8.first, first != UInt8(ascii: ">"), body.utf8.count <= 4 * maximumFooterLength else {
+            return false
+        }
+        // Cheap before lowercasing: the first byte could open a footer phrase, or the line ends like one.
+        let opening = first < 0x80 ? first | 0x20 : first
+        guard FooterTable.prefixFirstBytes.contains(opening)
+            || FooterTable.suffixes.contains(where: { body.utf8.reversed().starts(with: $0.utf8.reversed()) })
+        else { return false }
+        guard body.count <= maximumFooterLength else { return false }
         var lowered = body.lowercased()
         while let last = lowered.last, last == "." || last == "!" { lowered.removeLast() }
         while let head = lowered.first, head == "(" || head == "<" || head == "[" || head == "*" {
