@@ -77,15 +77,15 @@ enum AttributionFinder {
     ) -> AttributionMatch? {
         let body = lines[first].trimmedLeading
         let bytes = Array(body.utf8)
-        for lead in AttributionTable.leads {
-            var searchStart = 1
-            while let found = AttributionPatterns.firstRange(of: lead, in: bytes, from: searchStart) {
-                searchStart = found.upperBound
-                let before = bytes[found.lowerBound - 1]
-                guard before == UInt8(ascii: " ") || before == UInt8(ascii: "-") || before == UInt8(ascii: "*") else {
-                    continue
-                }
-                let split = body.utf8.index(body.utf8.startIndex, offsetBy: found.lowerBound)
+        // Where a lead could start: after a space, "-" or "*", on a byte some lead starts with.
+        var starts: [Int] = []
+        for index in bytes.indices.dropFirst() where AttributionTable.leadFirstBytes.contains(bytes[index]) {
+            let before = bytes[index - 1]
+            if before == UInt8(ascii: " ") || before == UInt8(ascii: "-") || before == UInt8(ascii: "*") { starts.append(index) }
+        }
+        for position in starts {
+            for lead in AttributionTable.leads where bytes[position...].starts(with: lead) {
+                let split = body.utf8.index(body.utf8.startIndex, offsetBy: position)
                 let head = body[..<split].trimmingAttributionFrame
                 guard !head.isBlankLine else { continue }
                 var candidate: [Substring] = [body[split...]]

@@ -41,7 +41,8 @@ enum InterleavedReply {
             var segmentEnd = index
             while segmentEnd < end && !removed[segmentEnd] && !lines[segmentEnd].isBlankLine { segmentEnd += 1 }
             // A signature delimiter ends the new text; what follows it, up to the next quote, is signature.
-            let signature = lines[index..<segmentEnd].firstIndex(where: startsSignature) ?? segmentEnd
+            let signature = SignatureStripper.isFooter(lines[index])
+                ? index : lines[index..<segmentEnd].firstIndex(where: startsSignature) ?? segmentEnd
             let segment = lines[index..<signature]
             if !inSignature && !segment.isEmpty && !isFormality(segment) { answers.append(index) }
             inSignature = inSignature || signature < segmentEnd
@@ -53,15 +54,14 @@ enum InterleavedReply {
         return answered.count >= 2 || textAbove ? Set(answered) : []
     }
 
-    /// A signature delimiter, a rule or dashed note (a mailing list's footer, an archive's "next part"), or a
-    /// client footer.
+    /// A signature delimiter, or a rule or dashed note (a mailing list's footer, an archive's "next part").
+    /// (A client footer is looked for on a segment's first line only: it stands alone.)
     private static func startsSignature(_ line: Substring) -> Bool {
-        let body = line.trimmed
-        if body == "--" || dashedPhrase(line) != nil { return true }
-        if body.count >= 3, let first = body.first, "_-=".contains(first), body.allSatisfy({ $0 == first }) {
-            return true
-        }
-        return SignatureStripper.isFooter(line)
+        let body = line.trimmed.utf8
+        guard let first = body.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "_") || first == UInt8(ascii: "=")
+        else { return false }
+        if body.elementsEqual("--".utf8) || dashedPhrase(line) != nil { return true }
+        return body.count >= 3 && body.allSatisfy { $0 == first }
     }
 
     /// At most two short lines that greet or sign off: "Hi Ann,", "Cheers,\nGene", "Thanks!". A sentence

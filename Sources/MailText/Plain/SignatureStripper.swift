@@ -94,8 +94,10 @@ public enum SignatureStripper {
 
     /// Three or more `_`, `-` or `=`, alone on the line.
     private static func isListRule(_ line: Substring) -> Bool {
-        let body = line.trimmed
-        guard body.count >= 3, let first = body.first, "_-=".contains(first) else { return false }
+        let body = line.trimmed.utf8
+        guard body.count >= 3, let first = body.first,
+            first == UInt8(ascii: "_") || first == UInt8(ascii: "-") || first == UInt8(ascii: "=")
+        else { return false }
         return body.allSatisfy { $0 == first }
     }
 
@@ -142,9 +144,9 @@ public enum SignatureStripper {
         }
         // Cheap before lowercasing: the first byte could open a footer phrase, or the line ends like one.
         let opening = first < 0x80 ? first | 0x20 : first
-        guard FooterTable.prefixFirstBytes.contains(opening)
-            || FooterTable.suffixes.contains(where: { body.utf8.reversed().starts(with: $0.utf8.reversed()) })
-        else { return false }
+        guard FooterTable.prefixFirstBytes.contains(opening) || FooterTable.suffixes.contains(where: { suffix in
+            body.utf8.count >= suffix.utf8.count && body.utf8.suffix(suffix.utf8.count).elementsEqual(suffix.utf8)
+        }) else { return false }
         guard body.count <= maximumFooterLength else { return false }
         var lowered = body.lowercased()
         while let last = lowered.last, last == "." || last == "!" { lowered.removeLast() }
