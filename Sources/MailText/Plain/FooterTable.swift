@@ -40,6 +40,11 @@ enum FooterTable {
         "发自我的", "从我的", "發自我的", "從我的",
     ]
 
+    /// ``prefixes``, ``suffixes`` and ``devices`` as bytes, for comparing without Characters.
+    static let prefixBytes = prefixes.map { Array($0.utf8) }
+    static let suffixBytes = suffixes.map { Array($0.utf8) }
+    static let deviceBytes = devices.map { Array($0.utf8) }
+
     /// The first byte of every prefix, and of its forms in brackets ("(sent from a phone)", "<<sent by …>>").
     static let prefixFirstBytes: Set<UInt8> = Set(prefixes.compactMap(\.utf8.first)).union([
         UInt8(ascii: "("), UInt8(ascii: "<"), UInt8(ascii: "["), UInt8(ascii: "*"),

@@ -85,9 +85,10 @@ public enum SignatureStripper {
                 continue
             }
             guard seen > 1, seen <= 7, isListRule(lines[index]) else { continue }
-            let footer = lines[(index + 1)...last].joined(separator: "\n").lowercased()
-            let linked = footer.contains("http") || footer.contains("@") || footer.contains(" at ")
-            if linked && FooterTable.listFooterWords.contains(where: { footer.contains($0) }) { start = index }
+            let footer = Array(lines[(index + 1)...last].joined(separator: "\n").lowercased().utf8)
+            let contains = { (word: String) in AttributionPatterns.firstRange(of: Array(word.utf8), in: footer, from: 0) != nil }
+            let linked = contains("http") || contains("@") || contains(" at ")
+            if linked && FooterTable.listFooterWords.contains(where: contains) { start = index }
         }
         return start
     }
@@ -148,15 +149,19 @@ public enum SignatureStripper {
             body.utf8.count >= suffix.utf8.count && body.utf8.suffix(suffix.utf8.count).elementsEqual(suffix.utf8)
         }) else { return false }
         guard body.count <= maximumFooterLength else { return false }
-        var lowered = body.lowercased()
-        while let last = lowered.last, last == "." || last == "!" { lowered.removeLast() }
-        while let head = lowered.first, head == "(" || head == "<" || head == "[" || head == "*" {
+        // The rest compares bytes: String's hasPrefix and contains walk Characters (or go through Foundation).
+        var lowered = Array(body.lowercased().utf8)[...]
+        while let last = lowered.last, last == UInt8(ascii: ".") || last == UInt8(ascii: "!") { lowered.removeLast() }
+        while let head = lowered.first, head == UInt8(ascii: "(") || head == UInt8(ascii: "<") || head == UInt8(ascii: "[")
+            || head == UInt8(ascii: "*")
+        {
             lowered.removeFirst()
         }
-        guard FooterTable.prefixes.contains(where: { lowered.hasPrefix($0) })
-            || FooterTable.suffixes.contains(where: { lowered.hasSuffix($0) })
+        guard FooterTable.prefixBytes.contains(where: { lowered.starts(with: $0) })
+            || FooterTable.suffixBytes.contains(where: { lowered.reversed().starts(with: $0.reversed()) })
         else { return false }
-        guard lowered.split(separator: " ").count <= 14 else { return false }
-        return FooterTable.devices.contains { lowered.contains($0) }
+        guard lowered.split(separator: UInt8(ascii: " ")).count <= 14 else { return false }
+        let bytes = Array(lowered)
+        return FooterTable.deviceBytes.contains { AttributionPatterns.firstRange(of: $0, in: bytes, from: 0) != nil }
     }
 }
