@@ -41,9 +41,8 @@ enum AttributionFinder {
             if keep.indices.contains(first) && !keep[first] { break }
             let line = lines[first]
             if line.isBlankLine || (line.isQuotedLine && !(closing && first == last)) { break }
-            if count > 1 && endsSentence(line, before: lines[first + 1], allowingDates: best == nil || canGrow || opensWithLead(line)) {
-                break
-            }
+            let allowingDates = best == nil || canGrow || opensWithLead(line)
+            if count > 1 && endsSentence(line, before: lines[first + 1], allowingDates: allowingDates) { break }
             if closing && count == 1 { continue }  // ">:" alone is not an attribution
 
             let slice = lines[first...last]
@@ -51,10 +50,12 @@ enum AttributionFinder {
             // A lead line joins a complete attribution below it only when it carries the date ("On Mon, 1 Jan
             // 2024 at 10:00\nAnn <ann@x.org> wrote:") or breaks inside it ("Am Di., 5.\nMärz 2024 …"; a sentence
             // end was ruled out above); "On Friday we ship\nAnn wrote:" is prose above one.
-            if let whole, opensWithLead(line), best == nil || canGrow || lineHasDate(line) || line.trimmedTrailing.last == "." {
+            let carriesDate = lineHasDate(line) || line.trimmedTrailing.last == "."
+            if let whole, opensWithLead(line), best == nil || canGrow || carriesDate {
                 return AttributionMatch(lines: first...last, strength: whole, head: nil)
             }
-            if let inline = inlineAttribution(first: first, last: last, in: lines, allowMissingColon: allowMissingColon) {
+            if let inline = inlineAttribution(first: first, last: last, in: lines, allowMissingColon: allowMissingColon)
+            {
                 return inline
             }
             // A match that starts with a digit grows into a line above that names an address or a date:
@@ -81,7 +82,9 @@ enum AttributionFinder {
         var starts: [Int] = []
         for index in bytes.indices.dropFirst() where AttributionTable.leadFirstBytes.contains(bytes[index]) {
             let before = bytes[index - 1]
-            if before == UInt8(ascii: " ") || before == UInt8(ascii: "-") || before == UInt8(ascii: "*") { starts.append(index) }
+            if before == UInt8(ascii: " ") || before == UInt8(ascii: "-") || before == UInt8(ascii: "*") {
+                starts.append(index)
+            }
         }
         for position in starts {
             for lead in AttributionTable.leads where bytes[position...].starts(with: lead) {
@@ -106,7 +109,8 @@ enum AttributionFinder {
             if AttributionPatterns.match(normalized, allowMissingColon: allowMissingColon) == .strong,
                 Evidence(normalized.bytes).hasAddress
             {
-                return AttributionMatch(lines: first...last, strength: .strong, head: body[..<split].trimmingAttributionFrame)
+                let head = body[..<split].trimmingAttributionFrame
+                return AttributionMatch(lines: first...last, strength: .strong, head: head)
             }
         }
         return nil
@@ -126,7 +130,7 @@ enum AttributionFinder {
     /// True when the line, after dashes and `*`, starts with a lead of ``AttributionTable``.
     static func opensWithLead(_ line: Substring) -> Bool {
         var body = line.trimmedLeading.utf8
-        while let first = body.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "*") || first == UInt8(ascii: " ") {
+        while let first = body.first, [UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: " ")].contains(first) {
             body = body.dropFirst()
         }
         guard let first = body.first, AttributionTable.leadFirstBytes.contains(first) else { return false }

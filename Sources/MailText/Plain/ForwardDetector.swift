@@ -50,7 +50,9 @@ enum ForwardDetector {
             } else if isMarker(line) {
                 cursor = index + 1
                 // Headers may follow after a blank line (Apple) or a bare ">" line.
-                while cursor < lines.endIndex && cursor - index <= 2 && isEmptyOrBareQuote(lines[cursor]) { cursor += 1 }
+                while cursor < lines.endIndex && cursor - index <= 2 && isEmptyOrBareQuote(lines[cursor]) {
+                    cursor += 1
+                }
             } else {
                 output.append(dequote && line.isQuotedLine ? line.removingOneQuoteLevel : line)
                 index += 1

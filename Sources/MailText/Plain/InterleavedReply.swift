@@ -58,8 +58,9 @@ enum InterleavedReply {
     /// (A client footer is looked for on a segment's first line only: it stands alone.)
     private static func startsSignature(_ line: Substring) -> Bool {
         let body = line.trimmed.utf8
-        guard let first = body.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "_") || first == UInt8(ascii: "=")
-        else { return false }
+        guard let first = body.first, [UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "=")].contains(first) else {
+            return false
+        }
         if body.elementsEqual("--".utf8) || dashedPhrase(line) != nil { return true }
         return body.count >= 3 && body.allSatisfy { $0 == first }
     }

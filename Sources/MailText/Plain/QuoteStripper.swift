@@ -17,17 +17,20 @@ public enum QuoteStripper {
     /// 3. Above that point, `>` blocks are removed when they hold 2+ quoted lines (blank lines inside a block do
     ///    not split it, nor does a wrapped tail that lost its `>`) or when an attribution introduces them; a single
     ///    `>` line inside prose stays, unless it opens a paragraph below an attribution's block (the next question
-    ///    of an inline reply). Reply text between blocks (inline replies) stays.
-    /// 4. An attribution directly above a removed block is removed with it; an anchored one at the very end of the
+    ///    of an inline reply). Reply text between blocks stays; an inline reply also keeps the quotes it answers
+    ///    (see ``InterleavedReply``).
+    /// 4. An attribution directly above a quote block is removed with it; an anchored one at the very end of the
     ///    reply is removed alone.
     ///
     /// When nothing visible would remain, the input is returned unchanged with both flags false: a message that is
     /// only a quote still gets a bubble.
-    /// - Returns: the kept lines, whether a quote was removed, and whether a forward was found.
     /// - Parameter isForward: the message's subject marks a forward ("Fwd:", "WG:"…): a header block or "Original
     ///   Message" separator then introduces the forwarded message (Outlook forwards the way it replies), which is
     ///   shown, not cut.
-    public static func strip(_ lines: [Substring], isForward: Bool = false) -> (kept: [Substring], removed: Bool, forwarded: Bool) {
+    /// - Returns: the kept lines, whether a quote was removed, and whether a forward was found.
+    public static func strip(_ lines: [Substring], isForward: Bool = false)
+        -> (kept: [Substring], removed: Bool, forwarded: Bool)
+    {
         var replyEnd = lines.count
         var forwardStart: Int?
         var forwardOpensWithHeaders = false
@@ -35,7 +38,8 @@ public enum QuoteStripper {
         for index in lines.indices where !lines[index].isBlankLine {
             let line = lines[index]
             // A patch is code to the end: its header lines and "From:"/"Date:" trailers are not a reply's.
-            if line.startsWithBytes("diff --git ") || line.startsWithBytes("--- a/") || line.startsWithBytes("Index: ") {
+            if line.startsWithBytes("diff --git ") || line.startsWithBytes("--- a/") || line.startsWithBytes("Index: ")
+            {
                 break
             }
             if line.isQuotedLine {
@@ -163,7 +167,8 @@ public enum QuoteStripper {
             let blockEnd = lastQuoted + 1
             let introduction: AttributionMatch?
             if AttributionFinder.isClosingLine(index, in: lines) {
-                introduction = AttributionFinder.attribution(endingAt: index, in: lines, lowerBound: lowerBound, keep: keep)
+                introduction = AttributionFinder.attribution(
+                    endingAt: index, in: lines, lowerBound: lowerBound, keep: keep)
             } else if let above = lines[lowerBound..<index].lastIndex(where: { !$0.isBlankLine }) {
                 introduction = AttributionFinder.attribution(
                     endingAt: above, in: lines, lowerBound: lowerBound, keep: keep, allowMissingColon: true)
@@ -171,7 +176,8 @@ public enum QuoteStripper {
                 introduction = nil
             }
             let asked = answering && (index == 0 || lines[index - 1].isBlankLine)
-            if quotedCount >= 2 || introduction != nil || asked || isStandaloneQuote(index, blockEnd, in: lines, end: end) {
+            let standalone = isStandaloneQuote(index, blockEnd, in: lines, end: end)
+            if quotedCount >= 2 || introduction != nil || asked || standalone {
                 blocks.append(QuoteBlock(lines: index..<blockEnd, introduction: introduction))
                 if introduction != nil { answering = true }
             }

@@ -86,7 +86,9 @@ public enum SignatureStripper {
             }
             guard seen > 1, seen <= 7, isListRule(lines[index]) else { continue }
             let footer = Array(lines[(index + 1)...last].joined(separator: "\n").lowercased().utf8)
-            let contains = { (word: String) in AttributionPatterns.firstRange(of: Array(word.utf8), in: footer, from: 0) != nil }
+            let contains = { (word: String) in
+                AttributionPatterns.firstRange(of: Array(word.utf8), in: footer, from: 0) != nil
+            }
             let linked = contains("http") || contains("@") || contains(" at ")
             if linked && FooterTable.listFooterWords.contains(where: contains) { start = index }
         }
@@ -152,11 +154,8 @@ public enum SignatureStripper {
         // The rest compares bytes: String's hasPrefix and contains walk Characters (or go through Foundation).
         var lowered = Array(body.lowercased().utf8)[...]
         while let last = lowered.last, last == UInt8(ascii: ".") || last == UInt8(ascii: "!") { lowered.removeLast() }
-        while let head = lowered.first, head == UInt8(ascii: "(") || head == UInt8(ascii: "<") || head == UInt8(ascii: "[")
-            || head == UInt8(ascii: "*")
-        {
-            lowered.removeFirst()
-        }
+        let frame: [UInt8] = [UInt8(ascii: "("), UInt8(ascii: "<"), UInt8(ascii: "["), UInt8(ascii: "*")]
+        while let head = lowered.first, frame.contains(head) { lowered.removeFirst() }
         guard FooterTable.prefixBytes.contains(where: { lowered.starts(with: $0) })
             || FooterTable.suffixBytes.contains(where: { lowered.reversed().starts(with: $0.reversed()) })
         else { return false }
