@@ -1,5 +1,6 @@
 @testable import ChatmailCLI
 import Foundation
+import TerminalUI
 import Testing
 
 /// The config file's reader: what it accepts, and the one-line errors for what it refuses.

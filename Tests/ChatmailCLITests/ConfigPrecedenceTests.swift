@@ -1,5 +1,7 @@
+import ArgumentParser
 @testable import ChatmailCLI
 import Foundation
+import TerminalUI
 import Testing
 #if canImport(Glibc)
 import Glibc
