@@ -12,8 +12,9 @@ public enum DemoMailboxResources {
     ///
     /// SwiftPM's generated `Bundle.module` traps when its bundle is missing (for instance when the
     /// `chatmail` binary was copied without it). A missing mailbox must instead become a clear error, so
-    /// this looks where `Bundle.module` looks first, beside the running executable, also following
-    /// symlinks to it, and then asks `Bundle.module` only where that cannot trap.
+    /// on Linux this looks only where `Bundle.module` looks first, beside the running executable (also
+    /// following symlinks to it), as the schema's bundle is found; elsewhere it falls back on
+    /// `Bundle.module`, as the schema does.
     public static var mailboxDirectory: URL? {
         var candidates: [URL] = [Bundle.main.bundleURL.appendingPathComponent(bundleName)]
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
