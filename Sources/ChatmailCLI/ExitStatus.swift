@@ -64,7 +64,7 @@ enum ExitStatus: Int32, Sendable {
             case .homeHoldsAccount: self = .usage
             case .emulatorMissing, .emulatorFailed, .mailboxMissing, .unreadableMarker: self = .failure
             }
-        case is SearchError:
+        case is SearchError, is ConfigError:
             self = .usage
         case let error as ExportError:
             switch error {
