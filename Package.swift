@@ -40,11 +40,12 @@ let package = Package(
         ),
         // The mailbox `chatmail demo` serves, shipped beside the binary as a resource bundle so an
         // installed chatmail finds it without the source tree. It stays in `Fixtures/` with the other
-        // test inputs, so `Fixtures/` is a target that carries only that one folder.
+        // test inputs, so `Fixtures/` is a target that carries only that one folder: a new folder in
+        // `Fixtures/` must be added to `exclude`, or SwiftPM warns about unhandled files.
         .target(
             name: "ChatmailDemoMailbox",
             path: "Fixtures",
-            exclude: ["README.md", "corpus", "gmail", "html", "import", "plain"],
+            exclude: ["README.md", "corpus", "gmail", "html", "import", "plain", "quality"],
             sources: ["DemoMailboxResources.swift"],
             resources: [.copy("demo-mailbox")],
             swiftSettings: strictSettings
