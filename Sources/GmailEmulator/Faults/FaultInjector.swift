@@ -5,7 +5,7 @@ public enum FaultKind: Sendable, Equatable {
     case backendError             // 500
     case unavailable              // 503
     case unauthorized             // 401, as for an expired token
-    case drop                     // read the request, then reset the connection without a response
+    case drop                     // read the request, then close the connection mid-answer
     case dropBeforeBody           // reset the connection as soon as the request head arrives, body unread
     case slow(milliseconds: Int)  // answer normally after a delay
     case emptyHistoryPage         // history.list: a page with no `history` but a nextPageToken

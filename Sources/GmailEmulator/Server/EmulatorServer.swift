@@ -130,7 +130,13 @@ enum HummingbirdAdapter {
                                               headers: headers, body: Array(buffer.readableBytesView))
         let response = await core.handle(emulatorRequest)
         if response.dropConnection {
-            try await reset(channel)
+            // Cut off mid-answer: a status line and a few body bytes, then the connection closes. Bytes
+            // arrived, so no client can mistake this for a stale kept-alive connection and quietly
+            // re-send; it must report the truncated reply.
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(contentLength: 64) { writer in
+                try await writer.write(ByteBuffer(string: "{\"emailAdd"))
+                throw DroppedConnection()
+            })
         }
         var fields = HTTPFields()
         for (name, value) in response.headers {
@@ -143,6 +149,7 @@ enum HummingbirdAdapter {
     /// Aborts the connection with a TCP reset (SO_LINGER 0, then close) before any byte of a response, so
     /// the client sees "connection reset by peer" at once, never a half-open socket. Throws so that no
     /// response is written; Hummingbird's attempt to answer the thrown error fails on the closed channel.
+    /// A client that sent this request on a reused connection may re-send it on a new one.
     private static func reset(_ channel: any Channel) async throws -> Never {
         if let sockets = channel as? any SocketOptionProvider {
             try? await sockets.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
