@@ -10,7 +10,8 @@ extension GmailClient {
     /// full-jitter backoff, up to `maxAttempts` per id; inner 401s refresh the token (once per rejected
     /// token) and are re-sent at once. Permanent failures come back per id — a 404 as
     /// `.notFound(resource: "message")`, i.e. gone — never as success. After a rate-limited batch the
-    /// batch size halves (min 5), and grows back by 10 per clean batch (contract §7).
+    /// batch size halves (min 5), and grows back by 10 per clean batch (contract §7); a batch counts as
+    /// rate-limited when a fifth or more of its parts hit the quota rate (not the concurrency limit).
     ///
     /// Up to `batchesInFlight` batches run at once, so one slow or failing batch — or the backoff
     /// before a retry — does not hold up the others; the quota pacer still meters every batch, and the
@@ -120,6 +121,7 @@ struct BatchFetchState {
     /// Sorts one batch's parts into results, immediate re-sends (appended to `pending`) and backoff retries.
     mutating func absorb(chunk: [String], parts: [BatchResponsePart], token: String, maxAttempts: Int) -> Verdict {
         var verdict = Verdict()
+        var rateLimitedParts = 0
         for (position, id) in chunk.enumerated() {
             // Match by Content-ID, fall back to position when the ids are missing (contract §5).
             let byID = parts.first { $0.contentID == "item-\(position)" }
@@ -153,7 +155,7 @@ struct BatchFetchState {
                     pending.append(id)
                 }
             case .transient(let error, let hint):
-                if case .rateLimited = error { verdict.rateLimited = true }
+                if case .rateLimited = error, !ResponseClassifier.isConcurrencyLimit(body: part?.body ?? Data()) { rateLimitedParts += 1 }
                 let tried = attempts[id, default: 1] + 1
                 attempts[id] = tried
                 if tried > maxAttempts {
@@ -165,6 +167,10 @@ struct BatchFetchState {
                 }
             }
         }
+        // A lone 429 among many answered parts says little about the account's rate: it is retried after
+        // its Retry-After like any transient part. Only a fifth of the batch or more turned away is a
+        // sign to slow down (pacer and batch size).
+        verdict.rateLimited = rateLimitedParts > 0 && rateLimitedParts * 5 >= chunk.count
         return verdict
     }
 }

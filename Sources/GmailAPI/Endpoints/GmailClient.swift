@@ -160,7 +160,9 @@ public struct GmailClient: Sendable {
             case .permanent(let error):
                 throw error
             case .transient(let error, let retryAfter):
-                if case .rateLimited = error { await pacer.recordRateLimited() }
+                if case .rateLimited = error, !ResponseClassifier.isConcurrencyLimit(body: received?.body ?? Data()) {
+                    await pacer.recordRateLimited()
+                }
                 guard attempt < configuration.retryPolicy.maxAttempts else {
                     if case .rateLimited = error { throw GmailAPIError.rateLimited(retryAfter: retryAfter) }
                     throw error
