@@ -34,7 +34,7 @@ public struct OAuthTokenClient: Sendable {
     private let transport: any HTTPTransport
     private let timeoutSeconds: Int
 
-    public init(configuration: OAuthConfiguration, transport: any HTTPTransport, timeoutSeconds: Int = 30) {
+    public init(configuration: OAuthConfiguration, transport: any HTTPTransport, timeoutSeconds: Int = RequestTimeouts().small) {
         self.configuration = configuration
         self.transport = transport
         self.timeoutSeconds = timeoutSeconds

@@ -63,6 +63,14 @@ public enum ResponseClassifier {
         }
     }
 
+    /// Whether a rate-limit answer is Gmail's "Too many concurrent requests for user": a limit on requests
+    /// in flight, not on the quota rate, so it is retried after its Retry-After without cutting the
+    /// pacer's rate (the in-flight limits already bound concurrency).
+    public static func isConcurrencyLimit(body: Data) -> Bool {
+        guard let message = (try? JSONDecoder().decode(GoogleErrorBody.self, from: body))?.message else { return false }
+        return message.lowercased().contains("concurrent")
+    }
+
     /// The later of the `Retry-After` header (delta-seconds or HTTP-date, RFC 9110 §10.2.3) and a
     /// "Retry after <RFC 3339 time>" in Google's message (contract §6), or nil when neither is usable.
     public static func retryAfter(headers: HTTPHeaders, message: String?, now: Date) -> Duration? {
