@@ -70,26 +70,6 @@ enum CSSFilter {
         return declarations
     }
 
-    /// Whether a declaration may stay in sanitized output.
-    static func isAllowed(_ declaration: CSSDeclaration) -> Bool {
-        let property = declaration.property
-        let propertyAllowed =
-            self.allowedProperties.contains(property)
-            || self.allowedPropertyPrefixes.contains(where: { property == $0 || property.hasPrefix($0 + "-") })
-        guard propertyAllowed, !declaration.value.isEmpty else { return false }
-        // Lowercased with whitespace and controls removed, so `u r l (` and `URL(` are caught alike.
-        var compact: [UInt8] = []
-        compact.reserveCapacity(declaration.value.utf8.count)
-        for byte in declaration.value.utf8 {
-            if byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") { return false }
-            if byte <= 0x20 || byte == 0x7F { continue }
-            compact.append(byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte)
-        }
-        for fragment in forbiddenFragmentBytes where contains(compact, fragment) { return false }
-        // Controls inside the value itself (not just at its ends) are refused, as before.
-        return !declaration.value.utf8.contains { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C) || $0 == 0x7F }
-    }
-
     static let forbiddenFragmentBytes: [[UInt8]] = forbiddenValueFragments.map { Array($0.utf8) }
 
     /// Trims ASCII whitespace and control bytes at both ends.
@@ -100,21 +80,13 @@ enum CSSFilter {
         return ArraySlice(bytes[lower..<upper])
     }
 
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard needle.count <= haystack.count, let first = needle.first else { return needle.isEmpty }
-        var index = 0
-        while index + needle.count <= haystack.count {
-            if haystack[index] == first && haystack[index..<(index + needle.count)].elementsEqual(needle) { return true }
-            index += 1
-        }
-        return false
-    }
-
     /// The filtered `style` value, or `nil` when nothing survives (the caller then drops the attribute).
     static func sanitize(_ style: String) -> String? {
-        let kept = self.parse(style).filter(self.isAllowed)
-        guard !kept.isEmpty else { return nil }
-        return kept.map { "\($0.property): \($0.value)" }.joined(separator: "; ")
+        var output: [UInt8] = []
+        var scratch: [UInt8] = []
+        var style = style
+        style.withUTF8 { self.appendSanitized($0, to: &output, compactScratch: &scratch) }
+        return output.isEmpty ? nil : String(decoding: output, as: UTF8.self)
     }
 
     /// Whether inline CSS hides its element: display:none, visibility:hidden, zero font size, zero max-height,

@@ -209,7 +209,8 @@ struct TextExtractor {
         let preformatted = self.preDepth > 0
         for scalar in text.unicodeScalars {
             if preformatted {
-                if scalar == "\n" {
+                // U+2028 and U+2029 break lines too; written as they are they could act on a terminal.
+                if scalar == "\n" || scalar == "\u{2028}" || scalar == "\u{2029}" {
                     self.pendingNewlines += 1
                     self.pendingSpace = false
                 } else if scalar != "\r" {
@@ -218,7 +219,7 @@ struct TextExtractor {
                 }
             } else if Self.invisibleScalars.contains(scalar) {
                 continue
-            } else if collapsing && scalar.properties.isWhitespace {
+            } else if (collapsing && scalar.properties.isWhitespace) || scalar == "\u{2028}" || scalar == "\u{2029}" {
                 self.pendingSpace = true
             } else {
                 self.beginContent(preformatted: false)

@@ -76,4 +76,21 @@ enum URLPolicy {
         guard !host.isEmpty else { return nil }
         return (host, String(rest[hostEnd...]).lowercased())
     }
+
+    /// The host of a remote image's URL, for an "images blocked" notice: the URL itself (its path and query
+    /// often identify the reader) is never kept.
+    static func displayHost(of url: String) -> String? {
+        self.hostAndPath(of: url).flatMap { self.validatedHost($0.host) }
+    }
+
+    /// `text` lowercased when it is a plain host name or IPv4 address (letters, digits, dots and hyphens), so
+    /// that nothing else can pass as a host; otherwise `nil`.
+    static func validatedHost(_ text: String) -> String? {
+        let host = text.lowercased()
+        let isHostByte: (UInt8) -> Bool = {
+            ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+        }
+        guard !host.isEmpty, host.utf8.count <= 253, host.utf8.allSatisfy(isHostByte) else { return nil }
+        return host
+    }
 }

@@ -162,7 +162,7 @@ import Testing
 
     @Test("reports no removal when there is no quote")
     func noQuote() {
-        let result = HTMLToText.convert("<p>On Monday I wrote: nothing</p><blockquote>a plain quote stays</blockquote>")
+        let result = HTMLToText.convert("<p>On Monday I wrote: nothing</p><blockquote>a plain quote stays</blockquote><p>because text follows it</p>")
         #expect(result.text == result.fullText)
         #expect(!result.removedQuotes)
         #expect(result.text.contains("a plain quote stays"))
