@@ -93,8 +93,7 @@ enum CSSFilter {
     /// `mso-hide:all` or zero opacity (the usual ways to hide a preheader).
     static func hidesContent(_ style: String) -> Bool {
         for declaration in self.parse(style) {
-            let value = declaration.value.lowercased().replacingOccurrences(of: "!important", with: "")
-                .trimmingCSSWhitespace()
+            let value = self.plainValue(declaration.value)
             switch declaration.property {
             case "display": if value == "none" { return true }
             case "visibility": if value == "hidden" || value == "collapse" { return true }
@@ -107,6 +106,14 @@ enum CSSFilter {
         return false
     }
 
+    /// A value lowercased, without `!important`, trimmed: what the hidden-content and size checks compare.
+    static func plainValue(_ value: String) -> String {
+        var text = value.lowercased()
+        // Most values have no "!" at all: only those pay for the search.
+        if text.utf8.contains(UInt8(ascii: "!")), let range = text.range(of: "!important") { text.removeSubrange(range) }
+        return text.trimmingCSSWhitespace()
+    }
+
     /// A length of zero in any unit: `0`, `0px`, `0pt`, `0em`, `0.0%`.
     static func isZeroLength(_ value: String) -> Bool {
         let number = value.prefix(while: { $0.isNumber || $0 == "." || $0 == "-" || $0 == "+" })
@@ -116,7 +123,7 @@ enum CSSFilter {
 
     /// A CSS length in pixels (`1`, `1px`), for tracking-pixel detection; `nil` for other units or `auto`.
     static func pixels(_ value: String) -> Double? {
-        var text = value.lowercased().replacingOccurrences(of: "!important", with: "").trimmingCSSWhitespace()
+        var text = self.plainValue(value)
         if text.hasSuffix("px") { text.removeLast(2) }
         return Double(text.trimmingCSSWhitespace())
     }
@@ -125,6 +132,11 @@ enum CSSFilter {
 extension StringProtocol {
     /// Trims spaces, tabs, newlines, form feeds and other control characters at both ends.
     func trimmingCSSWhitespace() -> String {
+        // Fast path: printable ASCII at both ends needs no trimming (and no Unicode properties).
+        let whole = String(self)
+        if let first = whole.utf8.first, let last = whole.utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+            return whole
+        }
         let isSpace: (Character) -> Bool = { $0.isWhitespace || $0.isASCIIControl }
         guard let first = self.firstIndex(where: { !isSpace($0) }),
             let last = self.lastIndex(where: { !isSpace($0) })

@@ -44,10 +44,13 @@ extension CSSFilter {
         let value = self.trimmedRange(declaration, colon + 1, declaration.endIndex)
         guard !property.isEmpty, !value.isEmpty else { return }
         // Lowercase the property into the scratch buffer for the table lookup.
-        compactScratch.removeAll(keepingCapacity: true)
-        for position in property { compactScratch.append(self.lowercased(declaration[position])) }
-        let allowed = compactScratch.withUnsafeBufferPointer { name in
-            self.allowedPropertyTable.value(for: name) != nil
+        if compactScratch.count < max(property.count, value.count) {
+            compactScratch = [UInt8](repeating: 0, count: 2 * max(property.count, value.count, 32))
+        }
+        let allowed = compactScratch.withUnsafeMutableBufferPointer { scratch in
+            for (offset, position) in property.enumerated() { scratch[offset] = self.lowercased(declaration[position]) }
+            let name = UnsafeBufferPointer(rebasing: scratch[0..<property.count])
+            return self.allowedPropertyTable.value(for: name) != nil
                 || self.allowedPrefixBytes.contains { prefix in
                     name.starts(with: prefix) && (name.count == prefix.count || name[prefix.count] == UInt8(ascii: "-"))
                 }
@@ -67,14 +70,17 @@ extension CSSFilter {
     /// The byte-level form of `isAllowed`'s value checks: no `<` or `>`, no controls inside, and no forbidden
     /// fragment once lowercased with whitespace and controls removed (so `u r l (` and `URL(` are caught alike).
     private static func isSafeValue(_ value: UnsafeBufferPointer<UInt8>, compactScratch: inout [UInt8]) -> Bool {
-        compactScratch.removeAll(keepingCapacity: true)
-        for byte in value {
-            if byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") { return false }
-            if (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D && byte != 0x0C) || byte == 0x7F { return false }
-            if byte <= 0x20 { continue }
-            compactScratch.append(self.lowercased(byte))
-        }
-        return compactScratch.withUnsafeBufferPointer { compact in
+        // The caller made the scratch buffer at least as long as the value.
+        compactScratch.withUnsafeMutableBufferPointer { scratch in
+            var length = 0
+            for byte in value {
+                if byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") { return false }
+                if (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D && byte != 0x0C) || byte == 0x7F { return false }
+                if byte <= 0x20 { continue }
+                scratch[length] = self.lowercased(byte)
+                length += 1
+            }
+            let compact = UnsafeBufferPointer(rebasing: scratch[0..<length])
             for fragment in self.forbiddenFragmentBytes where self.contains(compact, fragment) { return false }
             return true
         }

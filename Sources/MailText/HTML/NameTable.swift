@@ -1,40 +1,49 @@
 /// A fixed map from lowercase ASCII names (tags, attributes, CSS properties) to small values, looked up by
 /// the raw bytes libxml2 hands over, so that no `String` is built for each tag or attribute of a document.
 ///
-/// Open addressing over an FNV-1a hash; the keys live in one byte array. Built once, read-only after.
-struct NameTable<Value: Sendable>: Sendable {
-    private var slots: [Int32]
-    private var keyBytes: [UInt8] = []
-    private var keyStarts: [Int32] = []
-    private var keyLengths: [Int32] = []
-    private var values: [Value] = []
+/// Open addressing over an FNV-1a hash. The tables are built once, as static constants, and never change or
+/// go away, so their storage is plain memory that is never freed: a lookup then costs no reference counting
+/// and no bounds checks, which mattered because it runs for every tag and attribute of every mail.
+struct NameTable<Value: Sendable>: @unchecked Sendable {
+    private let slots: UnsafeMutablePointer<Int32>
+    private let keyBytes: UnsafeMutablePointer<UInt8>
+    private let keyStarts: UnsafeMutablePointer<Int32>
+    private let keyLengths: UnsafeMutablePointer<Int32>
+    private let values: UnsafeMutablePointer<Value>
     private let mask: Int
 
     /// Creates a table from names; a later duplicate replaces the earlier value.
     init(_ entries: [(String, Value)]) {
-        var capacity = 16
-        while capacity < entries.count * 4 { capacity *= 2 }
-        self.mask = capacity - 1
-        self.slots = Array(repeating: -1, count: capacity)
-        for (name, value) in entries { self.insert(Array(name.utf8), value) }
-    }
-
-    private mutating func insert(_ key: [UInt8], _ value: Value) {
-        var slot = key.withUnsafeBufferPointer { Self.hash($0) } & self.mask
-        while self.slots[slot] >= 0 {
-            let index = Int(self.slots[slot])
-            let start = Int(self.keyStarts[index])
-            if self.keyBytes[start..<(start + Int(self.keyLengths[index]))].elementsEqual(key) {
-                self.values[index] = value
-                return
+        var unique: [(key: [UInt8], value: Value)] = []
+        for (name, value) in entries {
+            let key = Array(name.utf8)
+            if let index = unique.firstIndex(where: { $0.key == key }) {
+                unique[index].value = value
+            } else {
+                unique.append((key, value))
             }
-            slot = (slot + 1) & self.mask
         }
-        self.slots[slot] = Int32(self.values.count)
-        self.keyStarts.append(Int32(self.keyBytes.count))
-        self.keyLengths.append(Int32(key.count))
-        self.keyBytes.append(contentsOf: key)
-        self.values.append(value)
+        var capacity = 16
+        while capacity < unique.count * 4 { capacity *= 2 }
+        self.mask = capacity - 1
+        self.slots = .allocate(capacity: capacity)
+        self.slots.initialize(repeating: -1, count: capacity)
+        let totalBytes = unique.reduce(0) { $0 + $1.key.count }
+        self.keyBytes = .allocate(capacity: max(1, totalBytes))
+        self.keyStarts = .allocate(capacity: max(1, unique.count))
+        self.keyLengths = .allocate(capacity: max(1, unique.count))
+        self.values = .allocate(capacity: max(1, unique.count))
+        var offset = 0
+        for (index, entry) in unique.enumerated() {
+            for (position, byte) in entry.key.enumerated() { self.keyBytes[offset + position] = byte }
+            self.keyStarts[index] = Int32(offset)
+            self.keyLengths[index] = Int32(entry.key.count)
+            (self.values + index).initialize(to: entry.value)
+            offset += entry.key.count
+            var slot = entry.key.withUnsafeBufferPointer { Self.hash($0) } & self.mask
+            while self.slots[slot] >= 0 { slot = (slot + 1) & self.mask }
+            self.slots[slot] = Int32(index)
+        }
     }
 
     private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
@@ -50,16 +59,10 @@ struct NameTable<Value: Sendable>: Sendable {
             let index = Int(self.slots[slot])
             if index < 0 { return nil }
             if Int(self.keyLengths[index]) == name.count {
-                var start = Int(self.keyStarts[index])
-                var equal = true
-                for byte in name {
-                    if self.keyBytes[start] != byte {
-                        equal = false
-                        break
-                    }
-                    start += 1
-                }
-                if equal { return self.values[index] }
+                let key = self.keyBytes + Int(self.keyStarts[index])
+                var position = 0
+                while position < name.count && key[position] == name[position] { position += 1 }
+                if position == name.count { return self.values[index] }
             }
             slot = (slot + 1) & self.mask
         }

@@ -239,25 +239,23 @@ struct SanitizingWriter {
                 self.scratch.removeAll(keepingCapacity: true)
                 CSSFilter.appendSanitized(value, to: &self.scratch, compactScratch: &self.compactScratch)
                 guard !self.scratch.isEmpty else { continue }
-                let filtered = self.scratch
-                filtered.withUnsafeBufferPointer { self.writeAttribute(name, $0) }
+                self.writeScratchAttribute(name)
             case .link, .cite:
-                guard let value, case .keep(let url, let external) = URLPolicy.link(String(decoding: value, as: UTF8.self))
-                else { continue }
-                if rule.role == .link { opensExternally = external }
-                self.writeAttribute(name, url)
+                guard let value else { continue }
+                let kind = URLPolicy.classify(value, cleaned: &self.scratch)
+                guard kind == .web || kind == .mailto || kind == .fragment else { continue }
+                if rule.role == .link { opensExternally = kind != .fragment }
+                self.writeScratchAttribute(name)
             case .imageSource:
                 guard let value else { continue }
-                switch URLPolicy.image(String(decoding: value, as: UTF8.self)) {
-                case .inline(let url):
-                    self.writeAttribute(name, url)
-                case .remote(let url):
-                    if self.blockRemoteImages {
-                        blockedHost = URLPolicy.displayHost(of: url) ?? blockedHost
-                    } else {
-                        self.writeAttribute(name, url)
-                    }
-                case .drop:
+                switch URLPolicy.classify(value, cleaned: &self.scratch) {
+                case .contentID:
+                    self.writeScratchAttribute(name)
+                case .web where self.blockRemoteImages:
+                    blockedHost = URLPolicy.displayHost(of: String(decoding: self.scratch, as: UTF8.self)) ?? blockedHost
+                case .web:
+                    self.writeScratchAttribute(name)
+                case .fragment, .mailto, .unusable:
                     continue
                 }
             case .legacyBlockedSource:
@@ -298,16 +296,33 @@ struct SanitizingWriter {
         value.withUTF8 { self.writeAttribute(name, $0) }
     }
 
-    private mutating func writeEscapedAttributeValue<Bytes: Collection<UInt8>>(_ value: Bytes) {
-        for byte in value {
-            switch byte {
-            case UInt8(ascii: "&"): self.append("&amp;")
-            case UInt8(ascii: "\""): self.append("&quot;")
-            case UInt8(ascii: "<"): self.append("&lt;")
-            case UInt8(ascii: ">"): self.append("&gt;")
-            default: self.output.append(byte)
+    /// Writes `scratch` as the value of the attribute `name`.
+    private mutating func writeScratchAttribute(_ name: UnsafeBufferPointer<UInt8>) {
+        let value = self.scratch
+        value.withUnsafeBufferPointer { self.writeAttribute(name, $0) }
+    }
+
+    private mutating func writeEscapedAttributeValue(_ value: [UInt8]) {
+        value.withUnsafeBufferPointer { self.writeEscapedAttributeValue($0) }
+    }
+
+    /// Writes an attribute value with `&`, `"`, `<` and `>` escaped, copying the runs between them in one piece.
+    private mutating func writeEscapedAttributeValue(_ value: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        for index in 0..<value.count {
+            let entity: StaticString
+            switch value[index] {
+            case UInt8(ascii: "&"): entity = "&amp;"
+            case UInt8(ascii: "\""): entity = "&quot;"
+            case UInt8(ascii: "<"): entity = "&lt;"
+            case UInt8(ascii: ">"): entity = "&gt;"
+            default: continue
             }
+            if index > runStart { self.output.append(contentsOf: UnsafeBufferPointer(rebasing: value[runStart..<index])) }
+            self.append(entity)
+            runStart = index + 1
         }
+        if runStart < value.count { self.output.append(contentsOf: UnsafeBufferPointer(rebasing: value[runStart...])) }
     }
 
     /// Writes text with `&`, `<` and `>` escaped, copying the runs between them in one piece.
