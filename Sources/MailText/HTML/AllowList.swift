@@ -1,19 +1,8 @@
-/// What the sanitizer does with one element, decided by its tag name alone.
-enum ElementDisposition: Equatable {
-    /// Kept, with its attributes filtered.
-    case keep
-    /// Kept under another tag name (semantic blocks become `div` so layout survives without widening the list).
-    case rename(String)
-    /// Replaced by its children: the tag is unknown or unsafe, but its text is mail content.
-    case unwrap
-    /// Removed together with everything inside it: code, metadata, embedded documents, unused fallbacks.
-    case remove
-}
-
 /// The sanitizer's allow-lists, kept as data so they can be reviewed and tested on their own.
 ///
 /// This is an allow-list, not a deny-list (lesson 9 of lessons-from-the-ios-app.md): anything not named here is
-/// either unwrapped (elements) or dropped (attributes).
+/// either unwrapped (elements) or dropped (attributes); event handlers (`on…`) are refused whatever the lists
+/// say. `SanitizerRules` compiles these lists into the tables the sanitizer looks names up in.
 enum AllowList {
     /// Elements kept as they are.
     static let elements: Set<String> = [
@@ -83,22 +72,4 @@ enum AllowList {
         "colgroup": ["span"],
         "details": ["open"],
     ]
-
-    /// What to do with an element called `name` (lowercase).
-    static func disposition(of name: String) -> ElementDisposition {
-        if self.elements.contains(name) { return .keep }
-        if self.removedVoidElements.contains(name) { return .unwrap }  // the element goes, its attributes with it
-        if self.removedWithContent.contains(name) { return .remove }
-        if self.renamedToDiv.contains(name) { return .rename("div") }
-        return .unwrap  // unwrappedForText, and every unknown or custom element
-    }
-
-    /// Whether the attribute `attribute` (lowercase) may stay on the element `element` (lowercase).
-    ///
-    /// Event handlers (`on…`, any case) are refused before the lists are consulted, so no list can let one in.
-    static func allowsAttribute(_ attribute: String, on element: String) -> Bool {
-        if attribute.hasPrefix("on") { return false }
-        if self.globalAttributes.contains(attribute) { return true }
-        return self.elementAttributes[element]?.contains(attribute) ?? false
-    }
 }

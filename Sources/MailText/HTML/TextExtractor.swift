@@ -7,12 +7,9 @@ import CLibXML2
 /// with cells joined by " | ", `pre` keeps its whitespace, hidden content is skipped and whitespace collapses as
 /// in a browser. The walk is iterative, so 400-level reply chains cost no stack.
 struct TextExtractor {
-    /// Elements whose content never shows as text.
-    static let invisibleElements: Set<String> = [
-        "script", "style", "head", "title", "template", "noscript", "svg", "math", "iframe", "object",
-        "applet", "frame", "frameset", "noembed", "noframes", "audio", "video", "canvas", "select", "option",
-        "textarea", "input", "button", "meta", "link", "base", "datalist",
-    ]
+    /// Elements whose content never shows as text: the ones the sanitizer removes with their content, so
+    /// that raw and sanitized HTML read the same (form controls, `noscript` and plugin fallbacks do show).
+    static let invisibleElements: Set<String> = AllowList.removedWithContent
 
     /// Elements that end the current line.
     static let lineBlocks: Set<String> = [

@@ -89,4 +89,11 @@ import Testing
     func keepsMarkerIDs(html: String, expected: String) {
         #expect(self.sanitizer.sanitize(html) == expected)
     }
+
+    @Test("the text converter reads form controls, noscript and plugin fallbacks in raw HTML as the sanitizer keeps them")
+    func converterAgrees() {
+        let html = "<p>a</p><noscript>b</noscript><label>c</label><object data=x>d</object><input value=hidden><script>e</script>"
+        #expect(HTMLToText.convert(html).fullText == "a\n\nbcd")
+        #expect(HTMLToText.convert(self.sanitizer.sanitize(html)).fullText == "a\n\nbcd")
+    }
 }
