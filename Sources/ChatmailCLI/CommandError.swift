@@ -16,8 +16,6 @@ enum CommandError: Error, Sendable {
     case badInput(String)
     /// The input (named as the user gave it, or "stdin") is not an email message, and why.
     case notAMessage(String, MessageValidation.Rejection)
-    /// Another `chatmail sync` of this account is running.
-    case syncRunning
 }
 
 extension CommandError: LocalizedError {
@@ -39,8 +37,6 @@ extension CommandError: LocalizedError {
             "Cannot read the input: \(reason)."
         case .notAMessage(let name, let rejection):
             "\(name) is not an email message: \(rejection)."
-        case .syncRunning:
-            "Another chatmail sync of this account is running. Wait for it to finish, then try again."
         }
     }
 

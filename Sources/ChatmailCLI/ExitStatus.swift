@@ -48,6 +48,8 @@ enum ExitStatus: Int32, Sendable {
         case let error as SyncError:
             switch error {
             case .accountMismatch: self = .notLoggedIn
+            case .alreadyRunning: self = .databaseUnavailable
+            case .lockUnavailable: self = .failure
             }
         case let error as ActionQueue.Failure:
             switch error {
@@ -75,7 +77,6 @@ enum ExitStatus: Int32, Sendable {
             case .personNotFound, .personAmbiguous, .noGroupConversation: self = .personNotFound
             case .outputFailed: self = .failure
             case .badInput, .notAMessage: self = .dataError
-            case .syncRunning: self = .databaseUnavailable
             }
         default:
             return nil

@@ -67,25 +67,3 @@ final class GmailConnection {
     /// done (a `defer` right after opening).
     func close() { emulator?.stop() }
 }
-
-/// One sync per account at a time: an exclusive `flock` on a file in the home, held for the process's
-/// life and released by the kernel even when the process is killed.
-final class SyncLock {
-    private let descriptor: Int32
-
-    /// - throws: ``CommandError/syncRunning`` when another process holds the lock.
-    init(home: URL, account: AccountID) throws {
-        let path = home.appendingPathComponent("sync-\(account.rawValue).lock").path
-        descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw CommandError.outputFailed("cannot create the sync lock (\(String(cString: strerror(errno))))") }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            close(descriptor)
-            throw CommandError.syncRunning
-        }
-    }
-
-    deinit {
-        flock(descriptor, LOCK_UN)
-        close(descriptor)
-    }
-}

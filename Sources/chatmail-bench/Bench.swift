@@ -10,7 +10,7 @@ struct Bench: AsyncParsableCommand {
         abstract: "Seed synthetic stores and measure chatmail.",
         subcommands: [
             Seed.self, StoreBenchmark.self, MailTextBenchmark.self, GmailBenchmark.self, SyncBenchmark.self, ActionBenchmark.self,
-            ExportBenchmark.self, SearchBenchmark.self,
+            ExportBenchmark.self, SearchBenchmark.self, TextQualityBenchmark.self,
         ])
 }
 

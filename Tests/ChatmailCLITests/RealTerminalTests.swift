@@ -10,15 +10,14 @@ import Testing
     final class Tmux {
         /// The server's socket, in the test's temporary directory so that it can be removed afterwards.
         let socket = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-tmux-\(UUID().uuidString.prefix(8))").path
-        static let executable = Tmux.locate()
+        static let executable = Tmux.locate("tmux")
+        /// The default pager, which the paging tests drive.
+        static let less = Tmux.locate("less")
 
-        /// tmux, installed with apt when it is missing (CI has already run `apt-get update`).
-        static func locate() -> String? {
-            for path in ["/usr/bin/tmux", "/usr/local/bin/tmux"] where FileManager.default.isExecutableFile(atPath: path) {
-                return path
-            }
-            _ = try? shell(["apt-get", "install", "-y", "-qq", "tmux"])  // failure shows up as tmux still missing
-            return FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") ? "/usr/bin/tmux" : nil
+        /// A tool that `scripts/install-deps` installs (tests never install anything themselves); a
+        /// missing one fails the tests that need it, saying so.
+        static func locate(_ tool: String) -> String? {
+            ["/usr/bin/\(tool)", "/usr/local/bin/\(tool)"].first { FileManager.default.isExecutableFile(atPath: $0) }
         }
 
         /// Runs a tmux command on a dedicated thread: waiting for a process must not block Swift's
@@ -39,6 +38,11 @@ import Testing
         /// would hold open) and stderr, and closing every other descriptor: Foundation's `Process`
         /// watches for exit through a socket the server would inherit, and other tests' pipes must not
         /// leak into it either.
+        ///
+        /// The child also starts with every signal at its default and none blocked. The test's threads
+        /// block most signals, and a server inheriting that mask never notices its panes exit (so
+        /// `kill-server` leaves it running) and gives the shells in its panes the same mask (so Ctrl-C
+        /// would never reach chatmail).
         static func shell(_ arguments: [String]) throws -> String {
             let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: outputFile) }  // best-effort cleanup
@@ -48,6 +52,15 @@ import Testing
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 1, outputFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var all = sigset_t(), none = sigset_t()
+            sigfillset(&all)
+            sigemptyset(&none)
+            posix_spawnattr_setsigdefault(&attributes, &all)
+            posix_spawnattr_setsigmask(&attributes, &none)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
             // bash closes every descriptor above 2 (closefrom is not visible from Swift), then runs the command.
             let closeAll = #"for fd in /proc/$$/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done 2>/dev/null; exec "$@""#
             let argv = (["/bin/bash", "-c", closeAll, "bash"] + arguments).map { strdup($0) } + [nil]
@@ -57,7 +70,7 @@ import Testing
                 envp.forEach { free($0) }
             }
             var pid: pid_t = 0
-            let spawned = posix_spawn(&pid, "/bin/bash", &actions, nil, argv, envp)
+            let spawned = posix_spawn(&pid, "/bin/bash", &actions, &attributes, argv, envp)
             guard spawned == 0 else { throw SpawnFailed(errno: spawned) }
             var status: Int32 = 0
             while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
@@ -69,9 +82,9 @@ import Testing
             try await run(["new-session", "-d", "-s", "t", "-x", String(columns), "-y", String(rows), command])
         }
 
-        /// The pane's text, polled until `ready` accepts it (or 20 s pass).
-        func screen(until ready: (String) -> Bool) async throws -> String {
-            let deadline = Date().addingTimeInterval(20)
+        /// The pane's text, polled until `ready` accepts it (or `seconds` pass).
+        func screen(within seconds: Double = 20, until ready: (String) -> Bool) async throws -> String {
+            let deadline = Date().addingTimeInterval(seconds)
             var text = ""
             while Date() < deadline {
                 text = try await run(["capture-pane", "-p", "-t", "t"])
@@ -79,6 +92,26 @@ import Testing
                 try await Task.sleep(for: .milliseconds(100))
             }
             return text
+        }
+
+        /// The pane's rows without trailing spaces, polled until `ready` accepts them; fails the test
+        /// with the screen and `expectation` when 20 s pass first.
+        func rows(_ expectation: String, until ready: ([String]) -> Bool) async throws -> [String] {
+            let text = try await screen { ready(RealTerminalTests.rows(of: $0)) }
+            let rows = RealTerminalTests.rows(of: text)
+            try #require(ready(rows), "\(expectation), but the screen is:\n\(text)")
+            return rows
+        }
+
+        /// Presses keys by tmux name (`Space`, `C-c`, `Enter`, `q`).
+        func press(_ keys: String...) async throws {
+            try await run(["send-keys", "-t", "t"] + keys)
+        }
+
+        /// Types `line` literally and presses Enter.
+        func type(_ line: String) async throws {
+            try await run(["send-keys", "-t", "t", "-l", line])
+            try await press("Enter")
         }
 
         deinit {
@@ -89,7 +122,9 @@ import Testing
         }
     }
 
-    struct TmuxMissing: Error {}
+    struct TmuxMissing: Error, CustomStringConvertible {
+        var description: String { "tmux or less is missing: run scripts/install-deps" }
+    }
     struct SpawnFailed: Error { var errno: Int32 }
 
     /// The shell command running chatmail in the pane with the fixture's pinned clock and a UTF-8 locale.
@@ -154,6 +189,181 @@ import Testing
         try await short.start(Self.command(fixture, ["conversations"], environment: ["PAGER": "sed s/^/PAGED:/"]), columns: 80, rows: 40)
         let shortScreen = try await short.screen { $0.contains("[exit ") }
         #expect(shortScreen.contains("Alice Liddell") && !shortScreen.contains("PAGED:"), "\(shortScreen)")
+    }
+
+    // MARK: Paging on a real terminal
+
+    /// The prompt of the shell the paging tests type into.
+    static let prompt = "READY>"
+
+    /// Starts an interactive bash in an 80×24 pane, where `chatmail` runs against the fixture with a
+    /// pinned clock, and waits for its prompt. As in a terminal window, job control makes each command
+    /// the terminal's foreground process group. HOME is the fixture's, so neither bash nor less writes
+    /// history into the real one.
+    static func shell(_ fixture: CLIFixture, environment: [String: String] = [:]) async throws -> Tmux {
+        try #require(Tmux.less != nil, "less is not installed")
+        let binaries = CLIFixture.executable.deletingLastPathComponent().path
+        var variables = [
+            "LANG": "C.UTF-8", "TZ": "UTC", "CHATMAIL_NOW_MS": String(CLIFixture.now), "CHATMAIL_HOME": fixture.home.path,
+            "HOME": fixture.home.path, "HISTFILE": "", "PS1": prompt + " ",
+            "PATH": binaries + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+        ]
+        variables.merge(environment) { $1 }
+        let assignments = variables.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+        let unset = ["NO_COLOR", "COLUMNS", "LINES", "PAGER", "CHATMAIL_PAGER", "LESS", "LV", "MORE"].map { "-u \($0)" }.joined(separator: " ")
+        let tmux = Tmux()
+        try await tmux.start("env \(unset) \(assignments) bash --norc --noprofile", columns: 80, rows: 24)
+        _ = try await tmux.rows("The shell should prompt") { $0.last == prompt }
+        return tmux
+    }
+
+    /// Types `command` followed by `echo "exit=$?"`, checks the pager's first screen, that Space moves
+    /// on, and that q brings the prompt back with chatmail's exit status 0.
+    ///
+    /// `label` finds the numbered items in the output ("Message 7", "Person 3"); the first screen must
+    /// show item 1, and after Space only later items.
+    static func pageThrough(_ tmux: Tmux, _ command: String, label: String, expectedTop: [String]) async throws {
+        try await tmux.type(command + #"; echo "exit=$?""#)
+        let first = try await tmux.rows("The pager should show the first screen") {
+            contains($0, block: expectedTop) && numbers(label, in: $0).contains(1)
+        }
+        let before = numbers(label, in: first)
+        try await tmux.press("Space")
+        _ = try await tmux.rows("Space should show the next screen") { rows in
+            let after = numbers(label, in: rows)
+            return !after.contains(1) && (after.max() ?? 0) > (before.max() ?? 0)
+        }
+        try await tmux.press("q")
+        try await expectPromptBack(tmux)
+    }
+
+    /// Waits for `exit=…` and a fresh prompt on the last two rows, and checks the status is 0.
+    @discardableResult
+    static func expectPromptBack(_ tmux: Tmux) async throws -> [String] {
+        let rows = try await tmux.rows("chatmail should end and the prompt come back") {
+            $0.count >= 2 && $0.last == prompt && $0[$0.count - 2].hasPrefix("exit=")
+        }
+        #expect(rows[rows.count - 2] == "exit=0", "\(rows.joined(separator: "\n"))")
+        return rows
+    }
+
+    @Test("show taller than the screen pages through less: first screen, Space, q, exit 0")
+    func showPagesThroughLess() async throws {
+        let fixture = try CLIFixture()
+        try fixture.seedLongChat()
+        let expected = try await Self.expectedLines(fixture, ["show", "colin"])
+        let tmux = try await Self.shell(fixture)
+        try await Self.pageThrough(tmux, "chatmail show colin", label: "Message", expectedTop: Array(expected.prefix(10)))
+    }
+
+    @Test("conversations longer than the screen page through less: first screen, Space, q, exit 0")
+    func conversationsPageThroughLess() async throws {
+        let fixture = try CLIFixture()
+        try fixture.seedManyPeople()
+        let expected = try await Self.expectedLines(fixture, ["conversations"])
+        let tmux = try await Self.shell(fixture)
+        try await Self.pageThrough(tmux, "chatmail conversations", label: "Person", expectedTop: Array(expected.prefix(10)))
+    }
+
+    @Test("PAGER=more pages show: first screen, Space, q, exit 0")
+    func showPagesThroughMore() async throws {
+        let fixture = try CLIFixture()
+        try fixture.seedLongChat()
+        let expected = try await Self.expectedLines(fixture, ["show", "colin"])
+        let tmux = try await Self.shell(fixture, environment: ["PAGER": "more"])
+        try await Self.pageThrough(tmux, "chatmail show colin", label: "Message", expectedTop: Array(expected.prefix(10)))
+    }
+
+    @Test("output wider than the pane (--width 200) pages, wrapped by less, and q returns")
+    func widerThanPanePages() async throws {
+        let fixture = try CLIFixture()
+        try fixture.seedLongChat()
+        let tmux = try await Self.shell(fixture)
+        try await tmux.type(#"chatmail show colin --width 200; echo "exit=$?""#)
+        // My first header ends at column 200, so less wraps it twice: its last 40 columns start a row.
+        let header = "You · 11:00"
+        let wrapped = String(repeating: " ", count: 40 - header.count) + header
+        _ = try await tmux.rows("The pager should show the first messages, wrapped") {
+            Self.numbers("Message", in: $0).contains(1) && $0.contains(wrapped)
+        }
+        try await tmux.press("q")
+        try await Self.expectPromptBack(tmux)
+    }
+
+    @Test("q long before the end of output larger than a pipe holds: chatmail is not killed by SIGPIPE, exit 0")
+    func quitEarlyFromHugeOutput() async throws {
+        let fixture = try CLIFixture()
+        try fixture.seedLongChat(count: 1_000)
+        // Far more than a pipe holds (64 KiB on Linux), so chatmail is still writing when q is pressed.
+        let output = try await fixture.run(["show", "colin", "--limit", "1000", "--width", "80", "--color", "always"])
+        try #require(output.stdout.utf8.count > 4 * 65_536, "\(output.stdout.utf8.count) bytes")
+        let tmux = try await Self.shell(fixture)
+        try await tmux.type(#"chatmail show colin --limit 1000; echo "exit=$?""#)
+        _ = try await tmux.rows("The pager should show the first messages") { Self.numbers("Message", in: $0).contains(1) }
+        try await tmux.press("q")
+        try await Self.expectPromptBack(tmux)
+    }
+
+    @Test("Ctrl-C in the pager goes to less: chatmail lives on, q returns exit 0, and the terminal works")
+    func controlCInPager() async throws {
+        let fixture = try CLIFixture()
+        try fixture.seedLongChat()
+        let tmux = try await Self.shell(fixture)
+        try await tmux.type(#"chatmail show colin; echo "exit=$?""#)
+        _ = try await tmux.rows("The pager should show the first messages") { Self.numbers("Message", in: $0).contains(1) }
+        try await tmux.press("C-c")
+        // less still owns the terminal and reads keys: Space moves on. A key that arrives while the
+        // interrupt is handled may be discarded with the pending input, so Space is pressed until it works.
+        let movedOn = { (screen: String) in !Self.numbers("Message", in: Self.rows(of: screen)).contains(1) }
+        for _ in 1...10 {
+            try await tmux.press("Space")
+            if movedOn(try await tmux.screen(within: 2, until: movedOn)) { break }
+        }
+        _ = try await tmux.rows("less should still page after Ctrl-C") { !Self.numbers("Message", in: $0).contains(1) }
+        try await tmux.press("q")
+        try await Self.expectPromptBack(tmux)
+        try await tmux.type("echo ok")
+        _ = try await tmux.rows("The terminal should run the next command") { $0.suffix(2) == ["ok", Self.prompt] }
+    }
+
+    @Test("a pager the shell cannot find: chatmail prints the whole transcript itself, exit 0")
+    func missingPagerPrintsDirectly() async throws {
+        let fixture = try CLIFixture()
+        try fixture.seedLongChat()
+        let tmux = try await Self.shell(fixture, environment: ["PAGER": "no-such-pager"])
+        try await tmux.type(#"chatmail show colin; echo "exit=$?""#)
+        let rows = try await Self.expectPromptBack(tmux)
+        #expect(Self.numbers("Message", in: rows).contains(50), "\(rows.joined(separator: "\n"))")
+    }
+
+    /// What chatmail prints for `arguments` at width 80 without colour, line by line.
+    static func expectedLines(_ fixture: CLIFixture, _ arguments: [String]) async throws -> [String] {
+        let piped = try await fixture.run(arguments + ["--width", "80", "--color", "never"])
+        try #require(piped.status == 0, "\(piped.stderr)")
+        return piped.stdout.split(separator: "\n", omittingEmptySubsequences: false).map { trimmingTrailingSpaces(String($0)) }
+    }
+
+    /// The screen's rows without trailing spaces, and without the empty rows below the last text.
+    static func rows(of screen: String) -> [String] {
+        let rows = screen.split(separator: "\n", omittingEmptySubsequences: false).map { trimmingTrailingSpaces(String($0)) }
+        return Array(rows.reversed().drop { $0.isEmpty }.reversed())
+    }
+
+    /// Whether `block` appears in `rows` as consecutive rows.
+    static func contains(_ rows: [String], block: [String]) -> Bool {
+        guard !block.isEmpty, rows.count >= block.count else { return false }
+        return (0...(rows.count - block.count)).contains { Array(rows[$0..<($0 + block.count)]) == block }
+    }
+
+    /// The numbers that follow `label` on the screen ("Message 12" gives 12).
+    static func numbers(_ label: String, in rows: [String]) -> Set<Int> {
+        var found = Set<Int>()
+        for row in rows {
+            for part in row.components(separatedBy: label + " ").dropFirst() {
+                if let number = Int(part.prefix { $0.isNumber }) { found.insert(number) }
+            }
+        }
+        return found
     }
 
     static func trimmingTrailingSpaces(_ row: String) -> String {

@@ -106,9 +106,9 @@ func canonicalSnapshot(home: URL) throws -> [String] {
         #expect(difference == nil, "first difference: \(String(describing: difference))")
     }
 
-    @Test("a second sync of the same account exits 4 while the first one runs")
+    @Test("while another process holds the account's sync lock, sync and pending run exit 4 and readers work")
     func oneSyncAtATime() async throws {
-        let emulator = try EmulatorProcess(synthetic: 800)
+        let emulator = try EmulatorProcess(synthetic: 80)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-lock-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -117,30 +117,29 @@ func canonicalSnapshot(home: URL) throws -> [String] {
         try Data(token.utf8).write(to: file)
         let home = dir.appendingPathComponent("home")
         #expect(try await CLIFixture.run(["login", "--home", home.path, "--refresh-token-file", file.path], environment: emulator.environment).status == 0)
-        let first = Process()
-        first.executableURL = CLIFixture.executable
-        first.arguments = ["sync", "--home", home.path]
-        first.environment = ProcessInfo.processInfo.environment.merging(emulator.environment) { $1 }
-        first.standardOutput = FileHandle.nullDevice
-        try first.run()
-        defer { if first.isRunning { first.terminate() } }
-        // Wait until the first sync holds its lock (it creates the lock file first thing).
-        let lock = home.appendingPathComponent("sync-1.lock")
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: lock.path) { try await Task.sleep(for: .milliseconds(10)) }
-        let second = try await CLIFixture.run(["sync", "--home", home.path], environment: emulator.environment)
-        // Readers work during the sync (WAL): they never wait for the writer.
-        let reader = try await CLIFixture.run(["conversations", "--home", home.path, "--json"])
-        let statusDuring = try await CLIFixture.run(["status", "--home", home.path])
-        if first.isRunning {
-            #expect(second.status == 4)
-            #expect(second.stderr.contains("Another chatmail sync"))
+        #expect(try await CLIFixture.run(["sync", "--home", home.path], environment: emulator.environment).status == 0)
+
+        // This test process plays the running sync: it holds the lock file a sync holds, so the
+        // interleaving is fixed rather than left to timing.
+        let lockPath = home.appendingPathComponent("sync-1.lock").path
+        let holder = open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        try #require(holder >= 0)
+        try #require(flock(holder, LOCK_EX | LOCK_NB) == 0)
+        for command in [["sync"], ["pending", "run"]] {
+            let refused = try await CLIFixture.run(command + ["--home", home.path], environment: emulator.environment)
+            #expect(refused.status == 4, "\(command): \(refused.stderr)")
+            #expect(refused.stderr.contains("Another chatmail sync of this account is running"), "\(command)")
         }
+        // Readers never wait for the writer.
+        let reader = try await CLIFixture.run(["conversations", "--home", home.path, "--json"])
+        let status = try await CLIFixture.run(["status", "--home", home.path, "--json"])
         #expect(reader.status == 0, "\(reader.stderr)")
-        #expect(statusDuring.status == 0, "\(statusDuring.stderr)")
-        first.waitUntilExit()
-        #expect(first.terminationStatus == 0)
-        // Afterwards the mailbox is complete.
-        let status = try #require(try await CLIFixture.run(["status", "--home", home.path, "--json"]).json() as? [String: Any])
-        #expect(status["messageCount"] as? Int == 800)
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect((try status.json() as? [String: Any])?["messageCount"] as? Int == 80)
+
+        flock(holder, LOCK_UN)
+        close(holder)
+        let after = try await CLIFixture.run(["sync", "--home", home.path], environment: emulator.environment)
+        #expect(after.status == 0, "the lock is free again: \(after.stderr)")
     }
 }

@@ -21,7 +21,7 @@ import Testing
                 #expect(try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal")
                 let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
                 #expect(applied == ["001_account", "002_conversation", "003_message", "004_message_fts", "005_queues", "006_sync_queue",
-                                    "007_pending_action_details"])
+                                    "007_pending_action_details", "008_drop_message_html"])
             }
         }
     }
@@ -116,6 +116,39 @@ import Testing
         try await store.write { tx in try tx.deletePendingAction(second.id, in: account) }
         let third = try await store.write { tx in try tx.insertPendingAction(kind: .star, target: "x", gmailIDs: ["c"], in: account) }
         #expect(second.id.rawValue == 2 && third.id.rawValue == 3)
+    }
+
+    @Test("008 drops the unread HTML column of a 007 database and keeps every message and its text")
+    func dropMessageHTML() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-008-\(UUID().uuidString)")
+        let migrations = dir.appendingPathComponent("migrations")
+        try FileManager.default.createDirectory(at: migrations, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
+        for migration in try SchemaMigrator().migrations where migration.number <= 7 {
+            try migration.sql.write(to: migrations.appendingPathComponent(migration.identifier + ".sql"), atomically: true, encoding: .utf8)
+        }
+        let path = dir.appendingPathComponent("chatmail.sqlite")
+        let pool = try DatabasePool(path: path.path)
+        try SchemaMigrator(directory: migrations).migrate(pool)
+        try await pool.write { db in
+            try db.execute(sql: "INSERT INTO account (email, email_normalized, created_at_ms) VALUES ('me@example.org', 'me@example.org', 0)")
+            try db.execute(sql: "INSERT INTO conversation (account_id, participant_hash, created_at_ms) VALUES (1, ?, 0)",
+                           arguments: [String(repeating: "a", count: 64)])
+            try db.execute(sql: """
+                INSERT INTO message (account_id, gmail_id, thread_id, conversation_id, internal_date_ms, from_address,
+                    body_text, body_html_sanitized)
+                VALUES (1, 'g1', 't1', 1, 1, 'alice@example.com', 'hello there', '<p>hello there</p>')
+                """)
+        }
+        try pool.close()
+        _ = try ChatmailStore(path: path.path, clock: { 10 })  // applies 008 on open
+        let (columns, text) = try await DatabaseQueue(path: path.path).read { db in
+            (try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('message')"),
+             try String.fetchOne(db, sql: "SELECT body_text FROM message WHERE gmail_id = 'g1'"))
+        } as ([String], String?)
+        #expect(!columns.contains("body_html_sanitized"))
+        #expect(columns.contains("body_text"))
+        #expect(text == "hello there")
     }
 
     static func schemaDump(_ path: URL) throws -> [String] {

@@ -68,10 +68,8 @@ struct Demo: AsyncParsableCommand {
         // 2. Sync: initial the first time, incremental afterwards.
         let store = try env.openExistingStore()
         let account = try env.selectedAccount(in: store)
-        let lock = try SyncLock(home: env.home, account: account.id)
         let report = try await SyncEngine(store: store, gmail: try GmailSession.client(environment: env, settings: settings))
             .run(account: account)
-        withExtendedLifetime(lock) {}
         try env.write("$ chatmail sync\n\(Sync.summary(report, timed: false))\n\n")
 
         // 3. The conversation list, and the chat with the person this account has written to most.

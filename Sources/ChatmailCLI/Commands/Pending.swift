@@ -43,8 +43,6 @@ struct Pending: AsyncParsableCommand {
             let env = AppEnvironment(global)
             let store = try env.openExistingStore()
             let account = try env.selectedAccount(in: store)
-            let lock = try SyncLock(home: env.home, account: account.id)
-            defer { withExtendedLifetime(lock) {} }
             let connection = try GmailConnection.open(env)
             defer { connection.close() }
             let sender = PendingActionSender(store: store, gmail: connection.client, clock: env.clock)
@@ -106,13 +104,10 @@ struct Pending: AsyncParsableCommand {
             }
             let ids = actions.map { "#\($0.id.rawValue)" }.joined(separator: ", ")
             // Restoring needs Gmail; offline (or logged out), the next sync does it: the ids are queued.
-            // Re-reading labels is part of a send run and needs the sync lock: a sync running meanwhile
-            // could apply a newer history change that this re-read, answered earlier, would overwrite.
-            // When a sync holds the lock, the ids stay queued for the next one.
+            // Re-reading labels takes the sync lock; when a sync holds it, the ids stay queued for the
+            // next run.
             var restored = "Gmail's labels are restored on the next `chatmail sync`."
             do {
-                let lock = try SyncLock(home: env.home, account: account.id)
-                defer { withExtendedLifetime(lock) {} }
                 let connection = try GmailConnection.open(env)
                 defer { connection.close() }
                 let sender = PendingActionSender(store: store, gmail: connection.client, clock: env.clock)

@@ -18,8 +18,6 @@ struct Sync: AsyncParsableCommand {
         let env = AppEnvironment(global)
         let store = try env.openExistingStore()
         let account = try env.selectedAccount(in: store)
-        let lock = try SyncLock(home: env.home, account: account.id)
-        defer { withExtendedLifetime(lock) {} }
         let connection = try GmailConnection.open(env)
         defer { connection.close() }
         let client = connection.client

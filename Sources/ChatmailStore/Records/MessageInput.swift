@@ -44,7 +44,6 @@ public struct MessageInput: Sendable, Equatable {
     public var bodyText: String
     /// The text before quotes and signatures were removed, when anything was removed.
     public var originalText: String?
-    public var sanitizedHTML: String?
     public var isNewsletter: Bool
     public var newsletterReasons: [String]
     public var sizeEstimate: Int64
@@ -57,7 +56,7 @@ public struct MessageInput: Sendable, Equatable {
         gmailID: String, threadID: String, internalDateMs: Int64,
         from: EmailAddress?, to: [EmailAddress] = [], cc: [EmailAddress] = [], bcc: [EmailAddress] = [],
         subject: String = "", gmailSnippet: String = "", bodyText: String = "", originalText: String? = nil,
-        sanitizedHTML: String? = nil, isNewsletter: Bool = false, newsletterReasons: [String] = [],
+        isNewsletter: Bool = false, newsletterReasons: [String] = [],
         sizeEstimate: Int64 = 0, historyID: UInt64? = nil, labelIDs: [String] = [], attachments: [Attachment] = []
     ) {
         self.gmailID = gmailID
@@ -71,7 +70,6 @@ public struct MessageInput: Sendable, Equatable {
         self.gmailSnippet = gmailSnippet
         self.bodyText = bodyText
         self.originalText = originalText
-        self.sanitizedHTML = sanitizedHTML
         self.isNewsletter = isNewsletter
         self.newsletterReasons = newsletterReasons
         self.sizeEstimate = sizeEstimate

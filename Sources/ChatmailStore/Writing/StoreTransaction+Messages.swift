@@ -23,10 +23,10 @@ extension StoreTransaction {
         let insert = DirectBinding.prepare(try db.cachedStatement(
             sql: """
                 INSERT INTO message (account_id, gmail_id, thread_id, conversation_id, internal_date_ms,
-                    from_address, from_name, subject, snippet, body_text, original_text, body_html_sanitized,
+                    from_address, from_name, subject, snippet, body_text, original_text,
                     quoted_text_removed, is_newsletter, newsletter_reason, is_from_me, size_estimate,
                     gmail_history_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (account_id, gmail_id) DO NOTHING
                 """))
         insert.bind(account.rawValue, at: 1)
@@ -40,13 +40,12 @@ extension StoreTransaction {
         insert.bind(message.gmailSnippet, at: 9)
         insert.bind(message.bodyText, at: 10)
         insert.bind(message.originalText, at: 11)
-        insert.bind(message.sanitizedHTML, at: 12)
-        insert.bind(message.quotedTextRemoved, at: 13)
-        insert.bind(message.isNewsletter, at: 14)
-        insert.bind(reasons, at: 15)
-        insert.bind(isFromMe, at: 16)
-        insert.bind(message.sizeEstimate, at: 17)
-        insert.bind(historyID, at: 18)
+        insert.bind(message.quotedTextRemoved, at: 12)
+        insert.bind(message.isNewsletter, at: 13)
+        insert.bind(reasons, at: 14)
+        insert.bind(isFromMe, at: 15)
+        insert.bind(message.sizeEstimate, at: 16)
+        insert.bind(historyID, at: 17)
         try insert.execute()
         let messageID: MessageID
         var previousConversation: ConversationID?
@@ -69,14 +68,14 @@ extension StoreTransaction {
                 sql: """
                     UPDATE message SET thread_id = ?, conversation_id = ?, internal_date_ms = ?, from_address = ?,
                         from_name = ?, subject = ?, snippet = ?, body_text = ?, original_text = ?,
-                        body_html_sanitized = ?, quoted_text_removed = ?, is_newsletter = ?, newsletter_reason = ?,
+                        quoted_text_removed = ?, is_newsletter = ?, newsletter_reason = ?,
                         is_from_me = ?, size_estimate = ?, gmail_history_id = ?
                     WHERE id = ?
                     """
             ).execute(arguments: [
                 message.threadID, conversation, message.internalDateMs, from.address, from.name,
                 message.subject, message.gmailSnippet, message.bodyText, message.originalText,
-                message.sanitizedHTML, message.quotedTextRemoved, message.isNewsletter, reasons,
+                message.quotedTextRemoved, message.isNewsletter, reasons,
                 isFromMe, message.sizeEstimate, historyID, messageID,
             ])
             for table in ["message_participant", "message_label", "attachment"] {

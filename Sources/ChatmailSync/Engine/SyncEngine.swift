@@ -33,7 +33,11 @@ public struct SyncEngine: Sendable {
         self.progress = progress
     }
 
+    /// Runs one sync, holding the account's ``SyncLock`` throughout.
+    /// - throws: ``SyncError/alreadyRunning`` when another sync or queue run of the account is under way.
     public func run(account: Account, full: Bool = false) async throws -> SyncReport {
+        let lock = try SyncLock(store: store, account: account.id)
+        defer { lock.release() }
         let start = ContinuousClock.now
         await tracker.beginRun()
         let pendingSent = try await pusher.pushDue(account: account.id)

@@ -38,7 +38,8 @@ public struct SyncProgress: Sendable, Equatable {
 
 /// Sends queued local actions to Gmail before a sync pulls: ``PendingActionSender``.
 public protocol PendingActionPusher: Sendable {
-    /// Sends every due action; returns how many were sent.
+    /// Sends every due action; returns how many were sent. ``SyncEngine`` calls it while it holds the
+    /// account's ``SyncLock``, so an implementation must not take that lock again.
     func pushDue(account: AccountID) async throws -> Int
 }
 
@@ -46,6 +47,10 @@ public protocol PendingActionPusher: Sendable {
 public enum SyncError: Error, Sendable, Equatable {
     /// The stored login belongs to another Gmail address than the store's account.
     case accountMismatch(stored: String, gmail: String)
+    /// Another sync or queue run of this account holds its ``SyncLock``.
+    case alreadyRunning
+    /// The lock file beside the database cannot be created.
+    case lockUnavailable(String)
 }
 
 extension SyncError: LocalizedError {
@@ -53,6 +58,10 @@ extension SyncError: LocalizedError {
         switch self {
         case .accountMismatch(let stored, let gmail):
             "The saved login is for \(gmail), but this chatmail home holds \(stored). Use another --home or log in again."
+        case .alreadyRunning:
+            "Another chatmail sync of this account is running. Wait for it to finish, then try again."
+        case .lockUnavailable(let reason):
+            "Cannot create the sync lock beside the database (\(reason))."
         }
     }
 }

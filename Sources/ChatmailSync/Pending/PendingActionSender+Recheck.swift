@@ -5,7 +5,18 @@ extension PendingActionSender {
     /// Re-reads the labels of the messages the queue asked for, and gives every message no live action
     /// protects Gmail's labels. Ids Gmail could not answer for stay queued for the next run.
     /// - returns: how many messages were re-read.
+    ///
+    /// Holds the account's ``SyncLock``: a sync running meanwhile could apply a newer history change
+    /// that this re-read, answered earlier, would overwrite.
+    /// - throws: ``SyncError/alreadyRunning`` when a sync or queue run of the account is under way.
     public func recheckLabels(account: AccountID) async throws -> Int {
+        let lock = try SyncLock(store: store, account: account)
+        defer { lock.release() }
+        return try await recheck(account: account)
+    }
+
+    /// ``recheckLabels(account:)`` without the lock, for a caller that holds it.
+    func recheck(account: AccountID) async throws -> Int {
         var total = 0
         while true {
             let ids = try await store.write { tx in try tx.labelRechecks(in: account, limit: 100) }

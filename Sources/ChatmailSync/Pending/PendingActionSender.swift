@@ -75,11 +75,20 @@ public struct PendingActionSender: PendingActionPusher {
     }
 
     public func pushDue(account: AccountID) async throws -> Int {
-        try await run(account: account).sent
+        try await sendDue(account: account).sent
     }
 
-    /// Sends every due action, then re-reads the labels waiting to be re-read.
+    /// Sends every due action, then re-reads the labels waiting to be re-read, holding the account's
+    /// ``SyncLock`` throughout.
+    /// - throws: ``SyncError/alreadyRunning`` when a sync or another queue run of the account is under way.
     public func run(account: AccountID) async throws -> Summary {
+        let lock = try SyncLock(store: store, account: account)
+        defer { lock.release() }
+        return try await sendDue(account: account)
+    }
+
+    /// ``run(account:)`` without the lock, for a caller that holds it.
+    func sendDue(account: AccountID) async throws -> Summary {
         let now = clock()
         let keep = keepCompletedMs
         let live = try await store.write { tx -> [PendingAction] in
@@ -112,7 +121,7 @@ public struct PendingActionSender: PendingActionPusher {
             case .skipped: break
             }
         }
-        if reachable { summary.rechecked = try await recheckLabels(account: account) }
+        if reachable { summary.rechecked = try await recheck(account: account) }
         return summary
     }
 

@@ -38,7 +38,7 @@ public enum MessageInputBuilder {
             from: message.sender.map(emailAddress), to: message.to.map(emailAddress), cc: message.cc.map(emailAddress),
             bcc: message.bcc.map(emailAddress), subject: message.subject, gmailSnippet: envelope.snippet,
             bodyText: text.text, originalText: text.quotedTextRemoved ? text.originalText : nil,
-            sanitizedHTML: text.sanitizedHTML, isNewsletter: processed.newsletter.isNewsletter,
+            isNewsletter: processed.newsletter.isNewsletter,
             newsletterReasons: processed.newsletter.reasons, sizeEstimate: envelope.sizeEstimate,
             historyID: envelope.historyID, labelIDs: envelope.labelIDs,
             attachments: message.attachments.map { attachment in
