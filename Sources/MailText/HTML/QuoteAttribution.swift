@@ -97,7 +97,7 @@ enum QuoteAttribution {
                     continue
                 }
                 nodes.insert(current, at: 0)
-                let text = self.text(of: current)
+                let text = QuoteLines.text(of: current)
                 pieces.insert(text, at: 0)
                 length += text.utf8.count
             default:
@@ -148,12 +148,6 @@ enum QuoteAttribution {
             next = current.pointee.children ?? current.following(within: node)
         }
         return false
-    }
-
-    private static func text(of node: xmlNodePtr) -> String {
-        guard let content = xmlNodeGetContent(node) else { return "" }
-        defer { chatmail_xmlFree(content) }
-        return String(cString: content)
     }
 
     private static func endsSentence(_ text: String) -> Bool {

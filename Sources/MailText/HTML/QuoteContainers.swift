@@ -42,6 +42,12 @@ enum QuoteContainers {
         "stopspelling": "stopSpelling",  // Hotmail: the <hr> above the original's header lines
     ]
 
+    /// Classes of `div` containers whose quotes are `blockquote`s inside them, so that any other text in them
+    /// is the sender's: answers written between the quotes (Gmail puts them inside its container) or a
+    /// forwarded message (Gmail forwards sit in the same container, with no blockquote). Yahoo's container
+    /// holds its quote as plain `div`s, so it is not among them.
+    static let blockquoteContainerClasses: Set<String> = ["gmail_quote", "gmail_quote_container", "protonmail_quote"]
+
     /// Inline-style fragments (lowercased, spaces removed) of Outlook desktop's reply header border.
     static let headerBorderStyles: [String] = ["border-top:solid#e1e1e1", "border-top:solid#b5c4df"]
 
@@ -87,6 +93,10 @@ enum QuoteContainers {
                 next = node.pointee.children ?? node.following(within: root)
                 continue
             }
+            if removal == .container && self.holdsSendersText(node, named: name) {
+                next = node.following(within: root)  // interleaved answers or a forward: nothing inside is removed
+                continue
+            }
             removedAny = true
             switch removal {
             case .container:
@@ -116,6 +126,39 @@ enum QuoteContainers {
             removedAny = true
         }
         return removedAny
+    }
+
+    /// Whether a quote container holds text of the sender's: answers beside its blockquotes (any text there
+    /// but an attribution), or a forwarded message (Gmail's attribution then opens with a dashed line,
+    /// "---------- Forwarded message ---------", in every language).
+    static func holdsSendersText(_ container: xmlNodePtr, named name: String) -> Bool {
+        guard name != "blockquote",
+            container.classTokens.contains(where: { self.blockquoteContainerClasses.contains(self.normalizedName($0)) })
+        else { return false }
+        var text = ""
+        var hasBlockquote = false
+        var next = container.pointee.children
+        while let current = next {
+            if let childName = current.elementName {
+                if current.classTokens.contains(where: { self.normalizedName($0) == "gmail_attr" }) {
+                    if QuoteLines.text(of: current).trimmingCSSWhitespace().hasPrefix("-----") { return true }
+                    next = current.following(within: container)
+                    continue
+                }
+                if childName == "blockquote" || TextExtractor.invisibleElements.contains(childName) {
+                    hasBlockquote = hasBlockquote || childName == "blockquote"
+                    next = current.following(within: container)
+                    continue
+                }
+                if childName == "img" { text += " [image] " }
+                if QuoteLines.lineBreakingElements.contains(childName) { text += " " }
+            } else if current.pointee.type == XML_TEXT_NODE || current.pointee.type == XML_CDATA_SECTION_NODE {
+                text += current.textContent
+            }
+            next = current.pointee.children ?? current.following(within: container)
+        }
+        let line = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return hasBlockquote && !line.isEmpty && !QuoteAttribution.isAttribution(line)
     }
 
     /// Climbs from a reply header to the outermost ancestor that starts with it, so that "everything after"

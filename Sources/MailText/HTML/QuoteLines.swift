@@ -128,4 +128,11 @@ enum QuoteLines {
         }
         return false
     }
+
+    /// The text of a subtree, as libxml2 concatenates it (no line breaks for blocks).
+    static func text(of node: xmlNodePtr) -> String {
+        guard let content = xmlNodeGetContent(node) else { return "" }
+        defer { chatmail_xmlFree(content) }
+        return String(cString: content)
+    }
 }

@@ -43,6 +43,10 @@ struct TextExtractor {
     private var lists: [ListState] = []
     private var rowHasContent: [Bool] = []
     private var links: [LinkState] = []
+    /// Inside a `div` or `p` that has shown nothing yet, and whether it held a non-breaking space: a block of
+    /// only `&nbsp;` is a blank line in a browser (Yandex, mail.ru and Outlook space paragraphs with them).
+    private var blockIsBlank = false
+    private var blockHasNonBreakingSpace = false
 
     /// The text of everything under `root` (not including `root`'s own tag).
     static func text(under root: xmlNodePtr) -> String {
@@ -93,6 +97,7 @@ struct TextExtractor {
         switch name {
         case "br":
             if !self.output.isEmpty { self.pendingNewlines += 1 }
+            self.blockIsBlank = false
             return false
         case "img":
             if !TrackerList.isTrackingPixel(node), let alt = node.attribute("alt"),
@@ -132,6 +137,10 @@ struct TextExtractor {
             } else if Self.lineBlocks.contains(name) {
                 self.requestBreak(1)
             }
+            if name == "div" || name == "p" {
+                self.blockIsBlank = true
+                self.blockHasNonBreakingSpace = false
+            }
         }
         return true
     }
@@ -162,6 +171,11 @@ struct TextExtractor {
             } else if Self.lineBlocks.contains(name) {
                 self.requestBreak(1)
             }
+            if (name == "div" || name == "p") && self.blockIsBlank && self.blockHasNonBreakingSpace && !self.output.isEmpty {
+                self.pendingNewlines += 1
+            }
+            self.blockIsBlank = false
+            self.blockHasNonBreakingSpace = false
         }
     }
 
@@ -218,6 +232,7 @@ struct TextExtractor {
                 continue
             } else if (collapsing && scalar.properties.isWhitespace) || scalar == "\u{2028}" || scalar == "\u{2029}" {
                 self.pendingSpace = true
+                if scalar == "\u{00A0}" { self.blockHasNonBreakingSpace = true }
             } else {
                 self.beginContent(preformatted: false)
                 self.output.unicodeScalars.append(scalar)
@@ -233,6 +248,7 @@ struct TextExtractor {
             && self.pendingMarker == nil
         {
             if self.rowHasContent.last == false { self.rowHasContent[self.rowHasContent.count - 1] = true }
+            self.blockIsBlank = false
             return
         }
         var atLineStart = self.output.isEmpty || self.output.hasSuffix("\n")
@@ -250,6 +266,7 @@ struct TextExtractor {
         self.pendingNewlines = 0
         self.pendingSpace = false
         self.pendingSeparator = false
+        self.blockIsBlank = false
         if !self.rowHasContent.isEmpty { self.rowHasContent[self.rowHasContent.count - 1] = true }
         if atLineStart && !self.lists.isEmpty {
             self.output.append(String(repeating: "  ", count: self.lists.count - 1))

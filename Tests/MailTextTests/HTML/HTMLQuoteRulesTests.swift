@@ -115,4 +115,27 @@ import Testing
         #expect(result.text == result.fullText)
         #expect(!result.removedQuotes)
     }
+
+    @Test("keeps a Gmail quote container that holds answers between its quotes, or a forwarded message")
+    func gmailContainerWithSendersText() {
+        let interleaved = "<div>Hi Ann, answers below.<br><br><div class=\"gmail_quote\"><blockquote class=\"gmail_quote\">Is the room booked?</blockquote><div>Yes, room 4.</div><br><blockquote class=\"gmail_quote\">Who brings the projector?</blockquote><div>I do.</div></div></div>"
+        let result = HTMLToText.convert(HTMLSanitizer().sanitize(interleaved))
+        #expect(result.text == "Hi Ann, answers below.\n\nIs the room booked?\nYes, room 4.\n\nWho brings the projector?\nI do.")
+        #expect(!result.removedQuotes)
+        let forward = "<div>FYI<br><br><div class=\"gmail_quote\"><div class=\"gmail_attr\">---------- Forwarded message ---------<br>From: Ann &lt;ann@example.com&gt;<br>Subject: Slides<br></div><br><div>Can we meet on Tuesday?</div></div></div>"
+        let forwarded = HTMLToText.convert(HTMLSanitizer().sanitize(forward))
+        #expect(forwarded.text.contains("Can we meet on Tuesday?"))
+        #expect(!forwarded.removedQuotes)
+    }
+
+    @Test("removes a Gmail quote container whose only text besides its quote is the attribution", arguments: [
+        "<div>Sure.</div><div class=\"gmail_quote\"><div class=\"gmail_attr\">On Mon, 3 Jun 2024 at 10:15, Bob &lt;bob@example.com&gt; wrote:<br></div><blockquote class=\"gmail_quote\">Lunch?</blockquote></div>",
+        "<div>Sure.</div><div class=\"gmail_quote\">On Mon, 3 Jun 2024 at 10:15, Bob &lt;<a href=\"mailto:bob@example.com\">bob@example.com</a>&gt; wrote:<br><blockquote class=\"gmail_quote\">Lunch?</blockquote></div>",
+        "<div>Sure.</div><div class=\"gmail_quote\"><br><div><br></div><blockquote class=\"gmail_quote\">Lunch?</blockquote><div>&nbsp;</div></div>",
+    ])
+    func gmailContainerWithQuoteOnly(html: String) {
+        let result = HTMLToText.convert(HTMLSanitizer().sanitize(html))
+        #expect(result.text == "Sure.")
+        #expect(result.removedQuotes)
+    }
 }

@@ -16,6 +16,10 @@ import Testing
         ("a<hr>b", "a\n\nb"),  // rule (libxml2 puts the text after it in an implied paragraph)
         ("<dl><dt>term</dt><dd>def</dd></dl>", "term\ndef"),  // definition list
         ("<section>s</section><article>a</article><header>h</header><footer>f</footer>", "s\na\nh\nf"),  // semantic
+        ("<div>a</div><div>&nbsp;</div><div>b</div>", "a\n\nb"),  // a block of only nbsp is a blank line
+        ("<p>a</p><p><span>&nbsp;</span></p><p>b</p>", "a\n\nb"),  // never more than one blank line
+        ("<div>a&nbsp;</div><div>b</div>", "a\nb"),  // a trailing nbsp after text is not a blank line
+        ("<div>a</div><div> </div><div></div><div>b</div>", "a\nb"),  // ordinary spaces and empty blocks show nothing
     ])
     func blocks(html: String, expected: String) {
         #expect(self.text(html) == expected)
