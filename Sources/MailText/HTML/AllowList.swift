@@ -1,8 +1,8 @@
 /// The sanitizer's allow-lists, kept as data so they can be reviewed and tested on their own.
 ///
-/// This is an allow-list, not a deny-list (lesson 9 of lessons-from-the-ios-app.md): anything not named here is
-/// either unwrapped (elements) or dropped (attributes); event handlers (`on…`) are refused whatever the lists
-/// say. `SanitizerRules` compiles these lists into the tables the sanitizer looks names up in.
+/// This is an allow-list, not a deny-list (a deny-list misses whatever it did not foresee): anything not named
+/// here is either unwrapped (elements) or dropped (attributes); event handlers (`on…`) are refused whatever the
+/// lists say. `SanitizerRules` compiles these lists into the tables the sanitizer looks names up in.
 enum AllowList {
     /// Elements kept as they are.
     static let elements: Set<String> = [

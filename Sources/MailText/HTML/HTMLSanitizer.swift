@@ -8,7 +8,7 @@ import CLibXML2
 /// (`CSSFilter`), and tracking pixels are removed (`TrackerList`). A blocked remote image keeps only the name of
 /// its host, never its URL. Comments (including Outlook's conditional comments) and processing instructions are
 /// removed. Text is never touched: all work is on elements and attributes as the parser reports them, never
-/// regular expressions over the document (lesson 9 of lessons-from-the-ios-app.md).
+/// regular expressions over the document, which match text that only looks like markup.
 ///
 /// The parser reports tags and text as it reads them (SAX) and `SanitizingWriter` writes the output at once:
 /// building, editing and serializing a tree cost more than parsing itself. The output is the content of the

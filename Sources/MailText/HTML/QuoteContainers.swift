@@ -3,13 +3,14 @@ import CLibXML2
 /// Finds and removes the quoted history that mail clients append to replies, by DOM inspection.
 ///
 /// Each client marks its quote differently, so each rule names the client it comes from. Removal is by element,
-/// never by searching the text for "On … wrote:" across the document (lesson 10 of lessons-from-the-ios-app.md:
-/// that cut at the first "on " in the mail). Three kinds of marker exist:
+/// never by searching the text for "On … wrote:" across the document (such a search cuts at the first "on "
+/// of the mail). Three kinds of marker exist:
 /// - a container that holds the whole quote (Gmail, Apple Mail, Yahoo, ProtonMail, Thunderbird), removed alone;
 /// - a header that starts the quote (Outlook, Hotmail), removed with everything after it in its container;
 /// - a plain or left-bordered `blockquote` that ends the message (mail.ru, Yandex and many others), removed
 ///   only when nothing follows it: a quote with reply text after it is an interleaved answer and stays.
-/// A container or trailing quote takes the attribution line just above it ("… wrote:") with it.
+/// A container or trailing quote takes the attribution line just above it ("… wrote:") with it. A Gmail or
+/// ProtonMail container that also holds the sender's own text (answers between its quotes, a forward) stays.
 enum QuoteContainers {
     /// What to do with an element that marks a quote.
     enum Removal: Equatable {
