@@ -65,7 +65,15 @@ enum SanitizingParser {
 
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, into writer: UnsafeMutablePointer<SanitizingWriter>) {
         _ = LibXML2Setup.initialized
-        guard let context = ParserContextCache.current(.sanitizing) else { return }
+        let cached = ParserContextCache.current(.sanitizing)
+        var oneOff: htmlParserCtxtPtr? = nil
+        defer { if let oneOff { htmlFreeParserCtxt(oneOff) } }
+        if cached == nil, let context = htmlNewParserCtxt() {
+            // No per-thread context (pthreads refused one): a context for this call alone loses nothing.
+            self.configure(context)
+            oneOff = context
+        }
+        guard let context = cached ?? oneOff else { return }
         context.pointee.userData = UnsafeMutableRawPointer(writer)
         defer { context.pointee.userData = UnsafeMutableRawPointer(context) }
         bytes.withMemoryRebound(to: CChar.self) { chars in
