@@ -9,9 +9,10 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+// Linux is the only target: chatmail is built and tested there (libcurl through FoundationNetworking,
+// glibc's wcwidth, /proc), so no Apple platform is declared.
 let package = Package(
     name: "chatmail",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "chatmail", targets: ["chatmail"]),
         .executable(name: "chatmail-bench", targets: ["chatmail-bench"]),
