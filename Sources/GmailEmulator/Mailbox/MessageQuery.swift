@@ -1,7 +1,7 @@
 import Foundation
 import MailText
 
-/// The `q=` subset of contract §3.3, compiled into a predicate over stored messages.
+/// The subset of Gmail's `q=` search syntax that chatmail uses, compiled into a predicate over stored messages.
 ///
 /// Supported: `in:`/`label:` (and `-in:`), `is:unread|read|starred|important`, `from:`, `to:`,
 /// `subject:`, `rfc822msgid:`, `after:`/`before:` (epoch seconds or YYYY/MM/DD), `newer_than:Nd`;

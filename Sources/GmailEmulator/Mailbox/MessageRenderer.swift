@@ -1,6 +1,6 @@
 import MailText
 
-/// Turns a stored message into Gmail's `Message` JSON in one of the four formats (contract §2.3).
+/// Turns a stored message into Gmail's `Message` JSON in one of the four formats.
 ///
 /// The `full` payload is built from the raw bytes with `MIMEParser`, so part ids, headers and decoded
 /// bodies come from the same parser the client uses, not from a second description of the message.
