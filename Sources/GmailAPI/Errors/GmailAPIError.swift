@@ -23,7 +23,7 @@ public enum GmailAPIError: Error, Sendable, Equatable {
     case dailyLimitExceeded
     /// 5xx after every retry.
     case server(status: Int)
-    /// A status the contract does not describe (3xx, 409, ...).
+    /// A status Gmail does not document for these calls (3xx, 409, ...).
     case unexpectedStatus(Int)
     /// No HTTP response at all (connection refused, reset, timeout), after every retry.
     case transport(description: String)

@@ -2,7 +2,7 @@ import Foundation
 
 // Gmail sends 64-bit values (historyId, internalDate, History.id) as decimal strings, because JSON
 // numbers lose precision past 2^53 in JavaScript. These helpers read either form: the
-// string is the contract, the number is accepted defensively.
+// string is what Gmail documents, the number is accepted defensively.
 
 extension KeyedDecodingContainer {
     /// Decodes a `UInt64` sent as a decimal string (or, defensively, a number).

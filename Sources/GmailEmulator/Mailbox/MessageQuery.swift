@@ -5,7 +5,7 @@ import MailText
 ///
 /// Supported: `in:`/`label:` (and `-in:`), `is:unread|read|starred|important`, `from:`, `to:`,
 /// `subject:`, `rfc822msgid:`, `after:`/`before:` (epoch seconds or YYYY/MM/DD), `newer_than:Nd`;
-/// anything else is a case-insensitive text match on the raw message, as the contract allows.
+/// anything else is a case-insensitive text match on the raw message, close enough for tests.
 struct MessageQuery: Sendable {
     enum Term: Sendable {
         case label(String)

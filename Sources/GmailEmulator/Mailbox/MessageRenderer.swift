@@ -9,7 +9,7 @@ struct MessageRenderer: Sendable {
 
     /// Leaves larger than this are served by `attachments.get` instead of inline `data`.
     var inlineLimit = 512 * 1024
-    /// Makes attachment ids differ between fetches, as Gmail's ephemeral ids do [obs].
+    /// Makes attachment ids differ between fetches, as Gmail's ephemeral ids do.
     var attachmentNonce: UInt64 = 0
 
     func render(_ message: StoredMessage, snippet: String, format: Format, metadataHeaders: [String]) -> JSONValue {

@@ -54,7 +54,7 @@ extension GmailRouter {
         return .json(.object([("sendAs", .array([primary] + aliases))]))
     }
 
-    /// `maxResults` with the contract's default 100 and clamp to 500.
+    /// `maxResults` with Gmail's default 100 and clamp to 500.
     static func pageSize(_ request: EmulatorRequest) throws(GmailError) -> Int {
         guard let text = request.param("maxResults") else { return 100 }
         guard let value = Int(text), value >= 0 else { throw .badRequest("Invalid value for maxResults: \(text)", reason: "invalidArgument") }
