@@ -4,7 +4,7 @@ import ChatmailSync
 import GmailAPI
 import TerminalUI
 
-/// The process exit codes of `cli.md`, and the ONE mapping from error kinds to them.
+/// The process exit codes scripts rely on, and the ONE mapping from error kinds to them.
 enum ExitStatus: Int32, Sendable {
     case ok = 0
     /// Runtime failure: network gave up, server error, broken installation.

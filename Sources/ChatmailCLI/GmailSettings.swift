@@ -1,8 +1,7 @@
 import Foundation
 
-/// Where chatmail talks to Gmail and Google's OAuth server, and as which OAuth client (cli.md,
-/// "Locations and endpoints"): an option wins, then the environment, then the config file's `[gmail]`
-/// section, then Google's production values.
+/// Where chatmail talks to Gmail and Google's OAuth server, and as which OAuth client: an option wins,
+/// then the environment, then the config file's `[gmail]` section, then Google's production values.
 ///
 /// The emulator and tests point all of these at 127.0.0.1; a production build changes nothing here.
 struct GmailSettings: Equatable {

@@ -8,7 +8,8 @@ import GmailAPI
 import FoundationNetworking
 #endif
 
-/// `chatmail-bench sync`: the three sync benchmarks of issue 5.
+/// `chatmail-bench sync`: initial sync paced by quota and unthrottled, incremental
+/// sync cost by mailbox size, and initial sync under faults against a clean one.
 ///
 /// Every emulator runs as a child `gmail-emulator` process, so this process's peak RSS (VmHWM) is the
 /// sync engine's alone. Remote changes for the incremental runs go through the Gmail API

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 
-/// Batched `messages.get`: up to `batchSize` calls per HTTP request (contract §5).
+/// Batched `messages.get`: up to `batchSize` calls per HTTP request.
 extension GmailClient {
     /// Fetches many messages, returning one result per distinct id.
     ///
@@ -10,8 +10,9 @@ extension GmailClient {
     /// full-jitter backoff, up to `maxAttempts` per id; inner 401s refresh the token (once per rejected
     /// token) and are re-sent at once. Permanent failures come back per id — a 404 as
     /// `.notFound(resource: "message")`, i.e. gone — never as success. After a rate-limited batch the
-    /// batch size halves (min 5), and grows back by 10 per clean batch (contract §7); a batch counts as
-    /// rate-limited when a fifth or more of its parts hit the quota rate (not the concurrency limit).
+    /// batch size halves (min 5), since the share of 429 parts grows with batch size, and grows back by 10
+    /// per clean batch; a batch counts as rate-limited when a fifth or more of its parts hit the quota rate
+    /// (not the concurrency limit).
     ///
     /// Up to `batchesInFlight` batches run at once, so one slow or failing batch — or the backoff
     /// before a retry — does not hold up the others; the quota pacer still meters every batch, and the
@@ -123,7 +124,7 @@ struct BatchFetchState {
         var verdict = Verdict()
         var rateLimitedParts = 0
         for (position, id) in chunk.enumerated() {
-            // Match by Content-ID, fall back to position when the ids are missing (contract §5).
+            // Match by Content-ID, falling back to position: parts come back in request order.
             let byID = parts.first { $0.contentID == "item-\(position)" }
             let positionIsUsable = parts.count == chunk.count && !(parts[position].contentID?.hasPrefix("item-") ?? false)
             let part = byID ?? (positionIsUsable ? parts[position] : nil)

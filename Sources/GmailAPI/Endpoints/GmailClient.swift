@@ -1,11 +1,12 @@
 import Foundation
 import Logging
 
-/// The typed Gmail REST client for one account (contract §3).
+/// The typed Gmail REST client for one account.
 ///
 /// Every call goes through one pipeline: quota pacing (shared bucket), bounded concurrency, the bearer
-/// token, the transport, then classification *before* decoding (lesson 2). Transient failures retry with
-/// full-jitter backoff; a 401 refreshes the token once; permanent failures surface as `GmailAPIError`.
+/// token, the transport, then classification *before* decoding, so a 404 reads as "gone", not as bad JSON.
+/// Transient failures retry with full-jitter backoff; a 401 refreshes the token once; permanent failures
+/// surface as `GmailAPIError`.
 /// A value whose shared state lives in actors (pacer, limiter, token provider), so copies share one
 /// budget; only a copy's configuration can differ (``retrying(maxAttempts:)``).
 public struct GmailClient: Sendable {
@@ -15,10 +16,10 @@ public struct GmailClient: Sendable {
         public var baseURL: URL
         /// `me`: the token's owner.
         public var userID: String
-        /// Inner calls per batch request: Google recommends ≤ 50 and rejects > 100 (contract §5).
+        /// Inner calls per batch request: Google recommends ≤ 50 and rejects > 100.
         public var batchSize: Int
         public var retryPolicy: RetryPolicy
-        /// Concurrent HTTP requests on this client (contract §7).
+        /// Concurrent HTTP requests on this client.
         public var concurrencyLimit: Int
         /// Batch requests in flight at once for this account: enough that one slow batch, or a backoff,
         /// does not idle the sync, few enough that Gmail's per-user concurrency limit is not provoked.

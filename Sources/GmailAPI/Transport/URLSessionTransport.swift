@@ -18,7 +18,7 @@ import FoundationNetworking
 /// small next to a batch of 50 messages.
 ///
 /// Timeouts are whole seconds rounded up and at least 1: libcurl truncates fractions, and 0.5 s would
-/// otherwise fire at once (swift-on-linux.md).
+/// otherwise fire at once.
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
 

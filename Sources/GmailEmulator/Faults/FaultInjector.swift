@@ -1,4 +1,4 @@
-/// What an injected fault does to a request (contract §10.9).
+/// What an injected fault does to a request.
 public enum FaultKind: Sendable, Equatable {
     case tooManyRequests          // 429 rateLimitExceeded
     case userRateLimit403         // 403 userRateLimitExceeded

@@ -5,7 +5,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 
-/// Starts the emulator on a real socket (contract §10).
+/// Starts the emulator on a real socket.
 ///
 /// Binds `host:port` (port 0 = OS-chosen), waits for Hummingbird's `onServerRunning` to learn the
 /// real port — no sleeps — and returns a handle whose `shutdown()` stops it gracefully.

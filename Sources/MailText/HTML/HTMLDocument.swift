@@ -7,7 +7,7 @@ import Glibc
 /// One parsed libxml2 HTML document, owned for the length of one call.
 ///
 /// The document is a reference type because it owns a C resource: it is freed in `deinit`. It is never stored
-/// or shared between tasks (swift-on-linux.md: "keep each document inside one task"), which is why the public
+/// or shared between tasks (libxml2 documents are not safe to share across threads), which is why the public
 /// types built on it (`HTMLSanitizer`, `HTMLToText`) can be `Sendable` values with no shared mutable state.
 final class HTMLDocument {
     /// The libxml2 document; valid until `self` is released.

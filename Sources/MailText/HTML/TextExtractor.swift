@@ -2,7 +2,7 @@ import CLibXML2
 
 /// Turns a libxml2 DOM subtree into plain text the way a browser would lay it out, line by line.
 ///
-/// Block elements break lines (including `</div>`, `</li>` and `</tr>`: Gmail's HTML is div-based, lesson 12),
+/// Block elements break lines (including `</div>`, `</li>` and `</tr>`: Gmail's HTML is div-based),
 /// paragraphs and headings are separated by a blank line, lists get bullets or numbers, table rows become lines
 /// with cells joined by " | ", `pre` keeps its whitespace, hidden content is skipped and whitespace collapses as
 /// in a browser. The walk is iterative, so 400-level reply chains cost no stack.

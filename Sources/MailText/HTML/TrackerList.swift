@@ -33,7 +33,7 @@ struct TrackerRule: Sendable {
 ///
 /// Removing these images costs the reader nothing (they are invisible) and stops the sender from learning when
 /// and where the mail was read, even when remote images are allowed. Hosts and paths are compared as plain
-/// lowercased text, never as regular expressions (lesson 9: the iOS app's unescaped patterns matched too much).
+/// lowercased text, never as regular expressions (unescaped regex patterns match far more than meant).
 enum TrackerList {
     static let rules: [TrackerRule] = [
         TrackerRule(host: .domain("mailtrack.io")),
