@@ -9,9 +9,10 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+// Linux is the only target: chatmail is built and tested there (libcurl through FoundationNetworking,
+// glibc's wcwidth, /proc), so no Apple platform is declared.
 let package = Package(
     name: "chatmail",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "chatmail", targets: ["chatmail"]),
         .executable(name: "chatmail-bench", targets: ["chatmail-bench"]),
@@ -24,6 +25,8 @@ let package = Package(
         // The emulator's HTTP server only; `traits: []` skips the optional swift-configuration support.
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        // The config file's parser (toml++ underneath), which reports the line of a syntax error.
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
     targets: [
         // The SQL migrations in `Schema/` are the single truth about the database. SwiftPM only ships
@@ -34,6 +37,18 @@ let package = Package(
             path: "Schema",
             exclude: ["README.md"],
             resources: [.copy("Migrations")],
+            swiftSettings: strictSettings
+        ),
+        // The mailbox `chatmail demo` serves, shipped beside the binary as a resource bundle so an
+        // installed chatmail finds it without the source tree. It stays in `Fixtures/` with the other
+        // test inputs, so `Fixtures/` is a target that carries only that one folder: a new folder in
+        // `Fixtures/` must be added to `exclude`, or SwiftPM warns about unhandled files.
+        .target(
+            name: "ChatmailDemoMailbox",
+            path: "Fixtures",
+            exclude: ["README.md", "corpus", "gmail", "html", "import", "plain", "quality"],
+            sources: ["DemoMailboxResources.swift"],
+            resources: [.copy("demo-mailbox")],
             swiftSettings: strictSettings
         ),
         // libxml2 from the system (Debian: libxml2-dev), found through pkg-config.
@@ -107,6 +122,7 @@ let package = Package(
         .target(
             name: "ChatmailCLI",
             dependencies: [
+                "ChatmailDemoMailbox",
                 "ChatmailStore",
                 "ChatmailSync",
                 "GmailAPI",
@@ -114,6 +130,7 @@ let package = Package(
                 "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             swiftSettings: strictSettings
         ),

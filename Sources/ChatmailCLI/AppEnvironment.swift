@@ -7,11 +7,16 @@ import TerminalUI
 import Glibc
 #endif
 
-/// The object graph of one command run, built once from the global options and the process
-/// environment. Nothing below the CLI reads the environment or global state itself.
+/// The object graph of one command run, built once from the global options, the process
+/// environment and the config file. Nothing below the CLI reads the environment or global state itself.
+///
+/// Each setting comes from its option, else its environment variable, else the config file, else the
+/// built-in default.
 struct AppEnvironment {
     let options: GlobalOptions
     let environment: [String: String]
+    /// The config file's settings (empty without a file).
+    let config: ChatmailConfig
     let home: URL
     let stdoutIsTerminal: Bool
     let logger = Logger(label: "chatmail")
@@ -19,9 +24,25 @@ struct AppEnvironment {
     /// The database file inside the home directory.
     static let databaseName = "chatmail.sqlite"
 
+    /// Reads the config file (`--config`, else the default one) and builds the environment.
+    ///
+    /// A file that cannot be used ends the command here, before it does anything, with one line on
+    /// stderr and the usage status: every command builds its environment first, and a setting the user
+    /// wrote must never be silently ignored.
     init(_ options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        let config: ChatmailConfig
+        do {
+            config = try ConfigFile.load(option: options.output.configFile, environment: environment)
+        } catch {
+            ChatmailCommand.exit(reporting: error, printingJSON: false)
+        }
+        self.init(options, environment: environment, config: config)
+    }
+
+    init(_ options: GlobalOptions, environment: [String: String], config: ChatmailConfig) {
         self.options = options
         self.environment = environment
+        self.config = config
         self.home = Self.resolveHome(option: options.home, environment: environment)
         self.stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
     }
@@ -94,12 +115,21 @@ struct AppEnvironment {
     var time: TimeFormatting { TimeFormatting(timeZone: .current, nowMs: clock()) }
 
     var palette: Palette {
-        Palette(isEnabled: options.color.isEnabled(environment: environment, stdoutIsTerminal: stdoutIsTerminal))
+        Palette(isEnabled: colorMode.isEnabled(environment: environment, stdoutIsTerminal: stdoutIsTerminal))
     }
 
-    /// `--width`, else the terminal's (stdout, then stderr), else `$COLUMNS`, else 80.
+    /// `--color`, else `never` when NO_COLOR or TERM=dumb asks for it, else the file's, else `auto`.
+    var colorMode: ColorMode {
+        if let mode = options.color { return mode }
+        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb"
+        return noColor ? .never : config.display.color ?? .auto
+    }
+
+    /// `--width`, else the config file's, else the terminal's (stdout, then stderr), else `$COLUMNS`,
+    /// else 80. The file's width means what `--width` means, "this many columns instead of the
+    /// terminal's"; `$COLUMNS` only ever stands in for a terminal that cannot be asked.
     var width: Int {
-        if let width = options.width { return width }
+        if let width = options.width ?? config.display.width { return width }
         for descriptor in [STDOUT_FILENO, STDERR_FILENO] {
             var size = winsize()
             if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 20 { return Int(size.ws_col) }
@@ -108,13 +138,28 @@ struct AppEnvironment {
         return 80
     }
 
-    /// Rounded box drawing, or ASCII with `--ascii` or when the locale is not UTF-8.
-    var glyphs: Glyphs { options.ascii ? .ascii : Glyphs.forLocale(environment: environment) }
+    /// Rounded box drawing, or ASCII with `--ascii`, `ascii = true` in the config file, or when the
+    /// locale is not UTF-8.
+    var glyphs: Glyphs {
+        options.ascii || config.display.ascii == true ? .ascii : Glyphs.forLocale(environment: environment)
+    }
+
+    /// The pager's command, or `nil` when paging is off: `$CHATMAIL_PAGER`, else the config file's,
+    /// else `$PAGER`, else `less -FRX`. As with git's `core.pager`, the file ranks above `$PAGER`,
+    /// which is often set system-wide for every program, so that a pager chosen for chatmail is used.
+    var pagerCommand: String? {
+        var choices = environment
+        if choices["CHATMAIL_PAGER"] == nil, let pager = config.display.pager { choices["CHATMAIL_PAGER"] = pager }
+        return Pager.command(environment: choices)
+    }
+
+    /// Seconds between the interactive app's background syncs: the config file's, else the default.
+    var syncInterval: Duration { .seconds(config.app.syncInterval ?? ChatmailConfig.defaultSyncInterval) }
 
     /// Writes long output through the pager when stdout is a terminal and the text is taller than the
     /// screen (see ``Pager``); otherwise, or when the pager cannot start, writes it directly.
     func present(_ text: String, paging: Bool) throws {
-        if paging, stdoutIsTerminal, let command = Pager.command(environment: environment) {
+        if paging, stdoutIsTerminal, let command = pagerCommand {
             // Output that fits on the screen is printed directly, as git does.
             let lineCount = text.utf8.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
             if lineCount > terminalRows(environment: environment) {

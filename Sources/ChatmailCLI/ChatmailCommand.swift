@@ -10,7 +10,7 @@ import Glibc
 /// The `chatmail` command: Gmail as conversations with people, in the terminal.
 ///
 /// Subcommands are small declarations in `Commands/`. Errors rise to ``main()``, which maps them to
-/// the exit codes of `cli.md` in one place (``ExitStatus``).
+/// the documented exit codes in one place (``ExitStatus``).
 public struct ChatmailCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "chatmail",

@@ -4,7 +4,7 @@ import ChatmailSync
 import GmailAPI
 import TerminalUI
 
-/// The process exit codes of `cli.md`, and the ONE mapping from error kinds to them.
+/// The process exit codes scripts rely on, and the ONE mapping from error kinds to them.
 enum ExitStatus: Int32, Sendable {
     case ok = 0
     /// Runtime failure: network gave up, server error, broken installation.
@@ -64,7 +64,7 @@ enum ExitStatus: Int32, Sendable {
             case .homeHoldsAccount: self = .usage
             case .emulatorMissing, .emulatorFailed, .mailboxMissing, .unreadableMarker: self = .failure
             }
-        case is SearchError:
+        case is SearchError, is ConfigError:
             self = .usage
         case let error as ExportError:
             switch error {

@@ -13,7 +13,7 @@ struct GlobalOptions: ParsableArguments {
 
     @OptionGroup var output: OutputOptions
 
-    var color: ColorMode { output.color }
+    var color: ColorMode? { output.color }
     var width: Int? { output.width }
     var ascii: Bool { output.ascii }
     var verbose: Bool { output.verbose }
@@ -29,11 +29,21 @@ extension GlobalOptions {
     }
 }
 
-/// How a command writes its output; every command accepts these, including those that read no
-/// chatmail home.
+/// How a command writes its output, and the config file that holds defaults for it and for the rest;
+/// every command accepts these, including those that read no chatmail home.
 struct OutputOptions: ParsableArguments {
-    @Option(help: "When to use colour: auto, always or never. NO_COLOR and TERM=dumb are respected.")
-    var color: ColorMode = .auto
+    @Option(
+        name: .customLong("config"),
+        help: ArgumentHelp(
+            "Read settings from this file.",
+            discussion: "Default: $XDG_CONFIG_HOME/chatmail/config.toml, else ~/.config/chatmail/config.toml (optional).",
+            valueName: "file"))
+    var configFile: String?
+
+    // Optional, so that an explicit "--color auto" is told apart from no option, which leaves the choice
+    // to NO_COLOR, TERM and the config file.
+    @Option(help: "When to use colour: auto, always or never (default: auto). NO_COLOR and TERM=dumb are respected.")
+    var color: ColorMode?
 
     // Unconditional, so "--width -1" reaches validate() instead of reading as a missing value.
     @Option(
@@ -48,15 +58,18 @@ struct OutputOptions: ParsableArguments {
     var verbose = false
 
     func validate() throws {
-        if let width, width < 20 {
-            throw ValidationError("--width must be at least 20.")
+        if let width, width < ChatmailConfig.minimumWidth {
+            throw ValidationError("--width must be at least \(ChatmailConfig.minimumWidth).")
+        }
+        if configFile?.isEmpty == true {
+            throw ValidationError("--config needs a file name.")
         }
     }
 }
 
 extension GlobalOptions {
     /// Global options that take a value, and flags, as they may appear before the subcommand.
-    static let valueOptions: Set<String> = ["--home", "--account", "--color", "--width"]
+    static let valueOptions: Set<String> = ["--home", "--account", "--config", "--color", "--width"]
     static let flagOptions: Set<String> = ["--verbose", "-v", "--ascii"]
     /// Options that choose a chatmail home or account.
     static let homeOptions: Set<String> = ["--home", "--account"]

@@ -59,7 +59,7 @@ final class GmailConnection {
                 throw error
             }
         }
-        let settings = try GmailSettings.resolve(environment: env.environment)
+        let settings = try GmailSettings.resolve(environment: env.environment, file: env.config.gmail)
         return GmailConnection(settings: settings, client: try GmailSession.client(environment: env, settings: settings), emulator: nil)
     }
 

@@ -1,15 +1,15 @@
-/// The Gmail REST client (issue 4), by folder:
+/// The Gmail REST client, by folder:
 ///
 /// - `Transport/`: `HTTPTransport` (the network seam), `URLSessionTransport`, `Sleeper` and `RandomSource`
 ///   (injected time and randomness), query/form encoding.
 /// - `Wire/`: Codable models with Gmail's field names; 64-bit values from strings, absent arrays as empty.
-/// - `Endpoints/`: `GmailClient` and its typed calls, `ResponseClassifier` (contract §6), `RetryPolicy` (§7).
-/// - `Batch/`: multipart batch requests and responses (§5) and `getMessages(ids:)`.
+/// - `Endpoints/`: `GmailClient` and its typed calls, `ResponseClassifier`, `RetryPolicy`.
+/// - `Batch/`: multipart batch requests and responses and `getMessages(ids:)`.
 /// - `Pacing/`: `QuotaPacer` (token bucket in quota units with AIMD) and `ConcurrencyLimiter`.
 /// - `Auth/`: PKCE, the authorization URL, `LoopbackReceiver`, `OAuthTokenClient`, `TokenProvider`,
-///   `LoginFlow`, `CredentialStore` (§9).
+///   `LoginFlow`, `CredentialStore`.
 /// - `Errors/`: `GmailAPIError`, whose messages never contain a token.
 public enum GmailAPIModule {
-    /// Gmail's production base URL; `CHATMAIL_GMAIL_API_URL` overrides it (cli.md).
+    /// Gmail's production base URL; `CHATMAIL_GMAIL_API_URL` overrides it (the emulator's URL).
     public static let defaultBaseURL = "https://gmail.googleapis.com"
 }

@@ -8,6 +8,9 @@
 /// - Invisible characters that can hide text (zero-width spaces, word joiners, BOMs, soft hyphens,
 ///   invisible operators, tag characters) are dropped. ZWJ (U+200D) stays: emoji sequences need it.
 /// - CR and CRLF become a newline (a bare CR would let text overwrite the start of its line).
+/// - The line and paragraph separators U+2028 and U+2029 become a newline: terminals disagree on them (some
+///   move the cursor, some draw nothing), and layout only knows "\n". Single-line contexts then fold that
+///   newline into a space like any other.
 public enum UnsafeScalars {
     /// Returns `text` with every unsafe scalar removed or neutralized.
     public static func neutralize(_ text: String) -> String {
@@ -41,7 +44,7 @@ public enum UnsafeScalars {
     public static func disposition(of scalar: Unicode.Scalar) -> Disposition {
         switch scalar.value {
         case 0x0A: return .newlineUnlessAfterCR  // CRLF is one line break
-        case 0x0D: return .newline
+        case 0x0D, 0x2028, 0x2029: return .newline
         case 0x09: return .keep
         case 0x00...0x1F, 0x7F...0x9F: return .drop  // C0 (incl. ESC), DEL, C1 (incl. U+009B CSI)
         case 0x202A...0x202E, 0x2066...0x2069: return .replace("\u{FFFD}")  // bidi embeddings, overrides, isolates

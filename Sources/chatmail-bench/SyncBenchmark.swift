@@ -8,7 +8,8 @@ import GmailAPI
 import FoundationNetworking
 #endif
 
-/// `chatmail-bench sync`: the three sync benchmarks of issue 5.
+/// `chatmail-bench sync`: initial sync paced by quota and unthrottled, incremental
+/// sync cost by mailbox size, and initial sync under faults against a clean one.
 ///
 /// Every emulator runs as a child `gmail-emulator` process, so this process's peak RSS (VmHWM) is the
 /// sync engine's alone. Remote changes for the incremental runs go through the Gmail API
@@ -16,7 +17,7 @@ import FoundationNetworking
 struct SyncBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Quota-paced initial sync, unthrottled initial sync (rate, peak RSS), incremental sync cost (large ÷ small).")
+        abstract: "Quota-paced initial sync, unthrottled initial sync (rate, peak RSS), incremental sync cost (large ÷ small), initial sync under faults ÷ clean.")
 
     @Option(help: "Synthetic messages for the quota-paced initial sync.") var pacedMessages = 3_000
     @Option(help: "The quota the paced emulator enforces, in units per second.") var quota = 250.0
@@ -25,6 +26,11 @@ struct SyncBenchmark: AsyncParsableCommand {
     @Option(help: "Change + incremental sync cycles per mailbox size.") var cycles = 5
     @Flag(help: "Skip the unthrottled large sync and the incremental comparison.") var skipLarge = false
     @Flag(help: "Skip the quota-paced sync.") var skipPaced = false
+    @Flag(help: "Run only the clean-versus-faulty initial sync comparison.") var faultsOnly = false
+    @Flag(help: "Skip the clean-versus-faulty initial sync comparison.") var skipFaults = false
+    @Option(help: "Synthetic messages for the clean-versus-faulty comparison.") var faultMessages = 1_326
+    @Option(help: "Share of requests the faulty emulator fails (500, 503, 429, resets).") var faultRate = 0.15
+    @Option(help: "Access-token lifetime of the faulty emulator, in seconds.") var tokenLifetime = 5
 
     static let account = "me@example.com"
 
@@ -33,11 +39,14 @@ struct SyncBenchmark: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }  // best-effort cleanup of scratch stores
 
-        if !skipLarge {
+        if !skipLarge && !faultsOnly {
             try await largeAndIncremental(scratch: scratch)
         }
-        if !skipPaced {
+        if !skipPaced && !faultsOnly {
             try await paced(scratch: scratch)
+        }
+        if !skipFaults {
+            try await faults(scratch: scratch)
         }
     }
 

@@ -66,6 +66,8 @@ final class CLIFixture {
         environment.removeValue(forKey: "LC_CTYPE")
         environment.removeValue(forKey: "NO_COLOR")
         environment.removeValue(forKey: "CHATMAIL_HOME")
+        // No config file unless a test writes one: the developer's own must not change the output.
+        environment["XDG_CONFIG_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-tests-no-config").path
         for (key, value) in extra { environment[key] = value }
         process.environment = environment
         let out = Pipe(), err = Pipe()

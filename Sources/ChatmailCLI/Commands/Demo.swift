@@ -97,7 +97,8 @@ struct Demo: AsyncParsableCommand {
     private func prepareHome(_ env: AppEnvironment) throws -> (demo: DemoHome, reused: Bool) {
         if let existing = try DemoHome.existing(at: env.home) {
             if let mailbox, URL(fileURLWithPath: mailbox).standardizedFileURL.path != existing.mailbox {
-                throw ValidationError("This demo home serves \(existing.mailbox); remove it, or choose another --home, to serve \(mailbox).")
+                throw ValidationError(
+                    "This demo home serves \(existing.mailboxDescription); remove it, or choose another --home, to serve \(mailbox).")
             }
             return (existing, true)
         }
@@ -105,14 +106,19 @@ struct Demo: AsyncParsableCommand {
         if manager.fileExists(atPath: env.databasePath) || manager.fileExists(atPath: CredentialStore(directory: env.home).fileURL.path) {
             throw DemoError.homeHoldsAccount(path: env.home.path)
         }
-        let directory = try mailbox.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? Self.defaultMailbox()
-        let me = try Self.owner(of: directory)
+        // An explicit --mailbox is stored as its path; the shipped one by name, and found on each run.
+        let demo: DemoHome
+        if let mailbox {
+            let directory = URL(fileURLWithPath: mailbox).standardizedFileURL
+            demo = DemoHome(mailbox: directory.path, me: try Self.owner(of: directory))
+        } else {
+            demo = DemoHome(mailbox: DemoHome.builtinMailbox, me: try Self.owner(of: try DemoHome.shippedMailbox()))
+        }
         do {
             try manager.createDirectory(at: env.home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw CommandError.outputFailed("cannot create the demo home \(env.home.path) (\(error.localizedDescription))")
         }
-        let demo = DemoHome(mailbox: directory.path, me: me)
         try demo.mark(env.home)
         return (demo, false)
     }
@@ -140,16 +146,5 @@ struct Demo: AsyncParsableCommand {
     static func displayPath(_ path: URL, environment: [String: String]) -> String {
         guard let home = environment["HOME"], !home.isEmpty, path.path.hasPrefix(home + "/") else { return path.path }
         return "~" + path.path.dropFirst(home.count)
-    }
-
-    /// `Fixtures/demo-mailbox` of the source tree this binary was built from.
-    static func defaultMailbox() throws -> URL {
-        let root = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let directory = root.appendingPathComponent("Fixtures/demo-mailbox")
-        guard FileManager.default.fileExists(atPath: directory.path) else {
-            throw DemoError.mailboxMissing(path: directory.path)
-        }
-        return directory
     }
 }

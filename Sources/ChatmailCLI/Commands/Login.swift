@@ -29,7 +29,7 @@ struct Login: AsyncParsableCommand {
     func run() async throws {
         let env = AppEnvironment(global)
         let settings = try GmailSettings.resolve(
-            clientIDOption: clientID, clientSecretOption: clientSecret, environment: env.environment)
+            clientIDOption: clientID, clientSecretOption: clientSecret, environment: env.environment, file: env.config.gmail)
         guard let clientID = settings.clientID else {
             throw ValidationError("Set --client-id or CHATMAIL_CLIENT_ID to your Google OAuth client (type: Desktop app).")
         }

@@ -10,7 +10,7 @@ struct Sanitize: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     @Argument(help: "The HTML file, or - for stdin.") var file: String = "-"
-    @Flag(help: "Keep remote images instead of moving their src to data-blocked-src.") var allowRemoteImages = false
+    @Flag(help: "Keep remote images instead of blocking them (a blocked image keeps only its host, in data-blocked-host).") var allowRemoteImages = false
 
     func run() async throws {
         let env = AppEnvironment(GlobalOptions(output: output))

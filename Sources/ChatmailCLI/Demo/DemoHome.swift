@@ -1,3 +1,4 @@
+import ChatmailDemoMailbox
 import Foundation
 
 /// A chatmail home whose Gmail is the local emulator serving the demo mailbox.
@@ -8,12 +9,17 @@ import Foundation
 /// command that talks to Gmail starts it on a free port and stops it afterwards, and its journal in
 /// the home keeps the mailbox's changes and the demo's login from one start to the next.
 struct DemoHome: Codable, Equatable {
-    /// The directory of `.eml` files (with `labels.json` and `ME`) that the emulator serves.
+    /// The directory of `.eml` files (with `labels.json` and `ME`) that the emulator serves, or
+    /// ``builtinMailbox`` for the one shipped with chatmail.
     var mailbox: String
     /// The mailbox owner's address: the account chatmail logs in as.
     var me: String
 
     static let markerName = "demo.json"
+    /// Stands for the mailbox shipped beside the binary, found afresh on every run, so the home keeps
+    /// working when chatmail is installed elsewhere or rebuilt. (A path never reads like this: paths
+    /// are stored absolute.)
+    static let builtinMailbox = "builtin"
     static let journalName = "demo-gmail.jsonl"
 
     /// The demo's home when neither `--home` nor `$CHATMAIL_HOME` names one: `demo` inside the data
@@ -43,12 +49,33 @@ struct DemoHome: Codable, Equatable {
         try encoder.encode(self).write(to: home.appendingPathComponent(Self.markerName), options: .atomic)
     }
 
+    /// The mailbox directory, the shipped one resolved where this binary finds it.
+    /// - throws: ``DemoError/mailboxMissing(path:)`` when it is not there.
+    func mailboxDirectory() throws -> URL {
+        let directory = mailbox == Self.builtinMailbox
+            ? try Self.shippedMailbox() : URL(fileURLWithPath: mailbox, isDirectory: true)
+        guard FileManager.default.fileExists(atPath: directory.path) else { throw DemoError.mailboxMissing(path: directory.path) }
+        return directory
+    }
+
+    /// How the mailbox is named to the user.
+    var mailboxDescription: String { mailbox == Self.builtinMailbox ? "the built-in demo mailbox" : mailbox }
+
+    /// The demo mailbox shipped as a resource bundle beside the `chatmail` binary.
+    /// - throws: ``DemoError/mailboxMissing(path:)`` naming where it should be, when it is not there.
+    static func shippedMailbox() throws -> URL {
+        guard let directory = DemoMailboxResources.mailboxDirectory else {
+            let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            let expected = executable.deletingLastPathComponent()
+                .appendingPathComponent(DemoMailboxResources.bundleName).appendingPathComponent("demo-mailbox")
+            throw DemoError.mailboxMissing(path: expected.path)
+        }
+        return directory
+    }
+
     /// Starts the emulator on this home's mailbox and journal.
     func startEmulator(home: URL) throws -> EmulatorChild {
-        guard FileManager.default.fileExists(atPath: mailbox) else { throw DemoError.mailboxMissing(path: mailbox) }
-        return try EmulatorChild(
-            mailbox: URL(fileURLWithPath: mailbox, isDirectory: true), me: me,
-            journal: home.appendingPathComponent(Self.journalName))
+        try EmulatorChild(mailbox: try mailboxDirectory(), me: me, journal: home.appendingPathComponent(Self.journalName))
     }
 
     /// Where chatmail finds Gmail and OAuth on a running emulator.

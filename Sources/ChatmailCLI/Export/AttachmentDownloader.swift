@@ -4,7 +4,7 @@ import GmailAPI
 
 /// Fetches attachment bytes from Gmail for `export --attachments`.
 ///
-/// Attachment ids are ephemeral (contract §3.5): the id saved at sync time is tried first, and when
+/// Attachment ids are ephemeral: the id saved at sync time is tried first, and when
 /// Gmail no longer knows it, the message is fetched again and the same MIME part (by part id) is read,
 /// inline or through its fresh attachment id.
 struct AttachmentDownloader: Sendable {
@@ -47,7 +47,7 @@ struct AttachmentDownloader: Sendable {
         return nil
     }
 
-    /// base64url, padded or not (contract §2.4).
+    /// base64url, padded or not: Gmail pads, but does not document it.
     static func decode(_ body: MessagePartBody) throws -> Data {
         guard let text = body.data else { return Data() }
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")

@@ -1,7 +1,7 @@
 /// Deterministic conversation titles.
 ///
 /// The original app built titles from an unordered set, so a group's title could change between
-/// launches (lessons-from-the-ios-app.md, 13). Here one person gets their full name (or address);
+/// launches. Here one person gets their full name (or address);
 /// several get first names sorted case-insensitively, ties broken by address, and a long list ends
 /// with a count of the rest.
 public enum ConversationTitle {

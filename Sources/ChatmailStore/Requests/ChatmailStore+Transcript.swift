@@ -3,7 +3,7 @@ import GRDB
 extension ChatmailStore {
     /// The newest `limit` visible messages of a conversation, returned oldest first.
     ///
-    /// The original app loaded the OLDEST messages (lessons-from-the-ios-app.md, 14). This walks the
+    /// Loading the oldest messages instead would open a long chat on stale history. This walks the
     /// `message_by_conversation_date` index backwards, takes `limit` rows and reverses them.
     public func transcript(of conversationID: ConversationID, limit: Int) throws -> Transcript? {
         precondition(limit > 0, "A transcript needs a positive limit, not \(limit)")

@@ -3,8 +3,7 @@ import GRDB
 extension StoreTransaction {
     /// Recomputes the rollup columns of exactly the given conversations, with SQL aggregates, inside
     /// this transaction. Every other conversation is left untouched, so the cost of a sync grows with
-    /// the number of conversations it changed, not with the mailbox
-    /// (lessons-from-the-ios-app.md, 17).
+    /// the number of conversations it changed, not with the mailbox.
     ///
     /// Messages labelled TRASH or SPAM are not part of a conversation's visible rollups. The rules:
     ///

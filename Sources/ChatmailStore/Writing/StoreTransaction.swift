@@ -96,7 +96,7 @@ public final class StoreTransaction {
     /// Records the history id whose changes are all stored, and when the sync finished.
     ///
     /// Call it in the same transaction as the changes it covers: a crash between the two would make
-    /// the next incremental sync skip changes (lessons-from-the-ios-app.md, 1–2).
+    /// the next incremental sync skip changes.
     public func commitHistoryID(_ historyID: UInt64, for account: AccountID) throws {
         try db.execute(
             sql: "UPDATE account SET history_id = ?, last_sync_at_ms = ? WHERE id = ?",

@@ -4,7 +4,7 @@ import ChatmailStore
 ///
 /// The persister and the history processor report every conversation they touch; rollups are then
 /// recomputed for exactly these (inside each transaction), so the cost of a sync grows with the number of
-/// changes, not with the mailbox (lessons-from-the-ios-app.md, 17).
+/// changes, not with the mailbox.
 public actor ModificationTracker {
     public private(set) var changed: Set<ConversationID> = []
 

@@ -11,7 +11,7 @@ public enum SyncMode: String, Sendable, Codable, Equatable {
     case recovery
 }
 
-/// What one `chatmail sync` did (the `sync --json` shape of cli.md).
+/// What one `chatmail sync` did (also the `sync --json` shape).
 public struct SyncReport: Sendable, Equatable, Codable {
     public var mode: SyncMode
     public var messagesAdded = 0

@@ -62,25 +62,52 @@ struct InitialSyncOrchestrator: Sendable {
     }
 
     /// Downloads the queued ids chunk by chunk; each chunk's messages, its failures and the removal of
-    /// its ids from the queue commit together.
+    /// its ids from the queue commit together. The next chunk downloads while this one finishes (its
+    /// last retries wait out their backoff) and commits, so the batches never idle between chunks;
+    /// chunks still commit one at a time, in queue order.
     func downloadQueue(account: AccountID, report: inout SyncReport) async throws {
         let total = try await store.write { tx in try tx.queuedDownloadCount(in: account) }
         var done = 0
         var pendingRollups = Set<ConversationID>()
-        while true {
-            let ids = try await store.write { tx in try tx.queuedDownloads(in: account, limit: chunkSize) }
-            guard !ids.isEmpty else { break }
-            let fetched = try await FetchPhase(gmail: gmail).run(ids)
+        var ids = try await store.write { tx in try tx.queuedDownloads(in: account, limit: chunkSize) }
+        var download: Task<FetchPhase.Outcome, any Error>? = ids.isEmpty ? nil : fetch(ids)
+        while let current = download {
+            // Ids still queued after this chunk's: the next chunk.
+            let following = try await store.write { [chunkSize] tx in try tx.queuedDownloads(in: account, limit: chunkSize * 2) }
+            let currentSet = Set(ids)
+            let next = Array(following.filter { !currentSet.contains($0) }.prefix(chunkSize))
+            let upcoming = next.isEmpty ? nil : fetch(next)
+            download = upcoming
+            let fetched: FetchPhase.Outcome
+            do {
+                // Cancelling the sync cancels both downloads, as it cancelled the inline one before.
+                fetched = try await withTaskCancellationHandler {
+                    try await current.value
+                } onCancel: {
+                    current.cancel()
+                    upcoming?.cancel()
+                }
+            } catch {
+                upcoming?.cancel()
+                throw error
+            }
             let inputs = await persister.prepareAll(fetched.messages)
             let failed = fetched.failed
             let gone = fetched.gone
             done += ids.count
             let rollUpNow = done % Self.rollupInterval < ids.count || total <= Self.rollupInterval
-            let batchTouched = try await store.write { tx -> Set<ConversationID> in
-                let touched = try MessagePersister.persist(inputs, in: account, tx: tx)
-                for failure in failed { try tx.recordFailure(gmailID: failure.id, error: failure.error, in: account) }
-                try tx.dequeueDownloads(ids, in: account)
-                return touched
+            let chunk = ids
+            let batchTouched: Set<ConversationID>
+            do {
+                batchTouched = try await store.write { tx -> Set<ConversationID> in
+                    let touched = try MessagePersister.persist(inputs, in: account, tx: tx)
+                    for failure in failed { try tx.recordFailure(gmailID: failure.id, error: failure.error, in: account) }
+                    try tx.dequeueDownloads(chunk, in: account)
+                    return touched
+                }
+            } catch {
+                upcoming?.cancel()
+                throw error
             }
             pendingRollups.formUnion(batchTouched)
             if rollUpNow {
@@ -93,10 +120,17 @@ struct InitialSyncOrchestrator: Sendable {
             report.abandoned += failed.count
             _ = gone  // gone before we got to it: nothing to store, nothing to delete
             progress(SyncProgress(phase: "downloading", done: done, total: total))
+            ids = next
         }
         // The rollups phase: every conversation of the account once, so a run resumed after a crash
         // also settles the conversations an earlier, killed run touched.
         try await store.write { tx in try tx.recomputeRollups(for: tx.conversationIDs(in: account)) }
+    }
+
+    /// Starts downloading one chunk.
+    private func fetch(_ ids: [String]) -> Task<FetchPhase.Outcome, any Error> {
+        let gmail = self.gmail
+        return Task { try await FetchPhase(gmail: gmail).run(ids) }
     }
 
     /// Messages between intermediate rollup passes. Recomputing after every chunk re-reads the same

@@ -5,7 +5,7 @@ import ChatmailStore
 ///
 /// Messages downloaded in this same run already carry their current labels, and messages with a live
 /// action (pending, processing, or failed and waiting to retry) keep their local labels (conflict
-/// protection; lessons 7 and 9): neither gets the recorded label changes.
+/// protection: the server has not seen the user's change yet): neither gets the recorded label changes.
 enum HistoryProcessor {
     struct Result {
         var touched = Set<ConversationID>()

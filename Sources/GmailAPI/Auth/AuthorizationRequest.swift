@@ -1,6 +1,6 @@
 import Foundation
 
-/// The browser half of the loopback flow (contract §9.1): the URL to open, and the values to check
+/// The browser half of the loopback flow: the URL to open, and the values to check
 /// when the browser comes back.
 public struct AuthorizationRequest: Sendable {
     public let pkce: PKCE
@@ -25,7 +25,7 @@ public struct AuthorizationRequest: Sendable {
             ("code_challenge_method", pkce.method),
             ("state", state),
             ("access_type", "offline"),
-            // Forces a fresh refresh token even when the user consented before (§9.1).
+            // Forces a fresh refresh token even when the user consented before.
             ("prompt", "consent"),
         ]
         if let loginHint { items.append(("login_hint", loginHint)) }

@@ -25,7 +25,7 @@ public struct StoredCredentials: Codable, Sendable, Equatable, CustomStringConve
     }
 }
 
-/// Reads and writes the credentials file: mode 0600 inside a 0700 directory (cli.md), replaced
+/// Reads and writes the credentials file: mode 0600 inside a 0700 directory (it holds tokens), replaced
 /// atomically (write a temporary file, fsync, rename) so a crash never leaves half a file.
 public struct CredentialStore: Sendable {
     public let directory: URL

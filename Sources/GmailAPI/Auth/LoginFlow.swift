@@ -1,6 +1,6 @@
 import Foundation
 
-/// The whole interactive login (contract §9.1–9.2): listen on the loopback port, show the user the
+/// The whole interactive login: listen on the loopback port, show the user the
 /// authorization URL, wait for the redirect, exchange the code, and check the granted scope.
 public struct LoginFlow: Sendable {
     public let tokenClient: OAuthTokenClient

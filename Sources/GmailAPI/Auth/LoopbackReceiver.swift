@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The one-shot HTTP listener on 127.0.0.1 that receives Google's redirect (contract §9.1 step 1, 4).
+/// The one-shot HTTP listener on 127.0.0.1 that receives Google's redirect.
 ///
 /// Binds port 0 so the OS picks a free port; the redirect URI is `http://127.0.0.1:<port>`. Waiting
 /// runs on a dedicated thread with `poll()` timeouts, never on the cooperative pool. It answers every

@@ -7,7 +7,7 @@ public struct TokenGrant: Sendable, Equatable, CustomStringConvertible {
     public var expiresIn: Int
     /// Sent on the code exchange; usually absent on refresh (keep the old one then).
     public var refreshToken: String?
-    /// Space-separated scopes actually granted: can be narrower than requested (§9.2).
+    /// Space-separated scopes actually granted: can be narrower than requested, since the user may untick a scope.
     public var scope: String?
 
     public init(accessToken: String, expiresIn: Int, refreshToken: String? = nil, scope: String? = nil) {
@@ -28,13 +28,13 @@ public struct TokenGrant: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Talks to the OAuth token endpoint: code exchange (§9.2) and refresh (§9.3).
+/// Talks to the OAuth token endpoint: code exchange and refresh.
 public struct OAuthTokenClient: Sendable {
     public let configuration: OAuthConfiguration
     private let transport: any HTTPTransport
     private let timeoutSeconds: Int
 
-    public init(configuration: OAuthConfiguration, transport: any HTTPTransport, timeoutSeconds: Int = 30) {
+    public init(configuration: OAuthConfiguration, transport: any HTTPTransport, timeoutSeconds: Int = RequestTimeouts().small) {
         self.configuration = configuration
         self.transport = transport
         self.timeoutSeconds = timeoutSeconds

@@ -15,7 +15,7 @@ public struct StaticTokenSource: AccessTokenSource {
     public func invalidate(_ token: String) async {}
 }
 
-/// Keeps the access token of one account fresh (contract §9.3).
+/// Keeps the access token of one account fresh.
 ///
 /// Refreshes `refreshMargin` before expiry so requests rarely meet a 401, and after `invalidate(_:)` on
 /// the 401 path. Refreshes are single-flight: concurrent callers wait for the one refresh in progress

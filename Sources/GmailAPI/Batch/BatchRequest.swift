@@ -1,6 +1,6 @@
 import Foundation
 
-/// A `multipart/mixed` batch body: one `application/http` part per inner call (contract §5).
+/// A `multipart/mixed` batch body: one `application/http` part per inner call.
 public struct BatchRequest: Sendable {
     /// One inner call. The request line carries the path only; full URLs are not allowed.
     public struct Part: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One inner response of a batch: its own status, headers and body (contract §5).
+/// One inner response of a batch: its own status, headers and body.
 public struct BatchResponsePart: Sendable, Equatable {
     /// The Content-ID with `<>` and the `response-` prefix removed, i.e. the request's id.
     public var contentID: String?

@@ -1,4 +1,4 @@
-/// `users.history.list`: the incremental-sync feed (contract §3.10).
+/// `users.history.list`: the incremental-sync feed.
 extension GmailClient {
     /// One page of `history.list` (cost 2).
     /// - Throws: `.historyExpired` when `startHistoryID` is too old (404) or invalid (400): run a full sync.
@@ -18,8 +18,9 @@ extension GmailClient {
 
     /// Every history record after `startHistoryID`, across all pages.
     ///
-    /// Never truncates (lesson 1): it stops only on a page without `nextPageToken`. An empty page that
-    /// still carries a token is followed (lieer #120); a repeated token is an error rather than a loop.
+    /// Never truncates, since changes past the cut would be lost: it stops only on a page without
+    /// `nextPageToken`. An empty page that still carries a token is followed (lieer #120); a repeated
+    /// token is an error rather than a loop.
     /// - Throws: `.historyExpired` → full sync; transport and server errors after retries.
     public func listHistory(
         startHistoryID: UInt64, historyTypes: [HistoryType] = HistoryType.allCases, labelID: String? = nil, maxResults: Int = 500

@@ -11,7 +11,7 @@ extension GmailClient {
     }
 
     /// `users.settings.sendAs.list`: the primary address and aliases, needed before computing any
-    /// participant hash (lesson 6).
+    /// participant hash: a missed alias splits a chat in two.
     public func listSendAs() async throws -> [SendAs] {
         try decode(ListSendAsResponse.self, from: try await execute(Call(endpoint: .listSendAs, path: userPath("/settings/sendAs")))).sendAs
     }

@@ -2,9 +2,9 @@ import Foundation
 
 /// `users.messages.*`: list, get, attachments, label changes, trash.
 extension GmailClient {
-    /// Gmail's limit on ids per `batchModify` (contract §3.7).
+    /// Gmail's limit on ids per `batchModify`.
     public static let batchModifyLimit = 1000
-    /// Gmail's limit on label ids in each list of `modify`/`batchModify` (contract §3.6).
+    /// Gmail's limit on label ids in each list of `modify`/`batchModify`.
     public static let labelListLimit = 100
 
     /// One page of `messages.list` (cost 5).
@@ -29,7 +29,7 @@ extension GmailClient {
     }
 
     /// Every message matching the filters: walks pages until one has no `nextPageToken` (never stops on
-    /// `resultSizeEstimate`, contract §3.3).
+    /// `resultSizeEstimate`, which is only an estimate).
     /// - Throws: `.decoding` if Gmail hands back a page token it already gave (a loop, not progress).
     public func listAllMessages(
         query: String? = nil, labelIDs: [String] = [], includeSpamTrash: Bool = false,
@@ -58,7 +58,7 @@ extension GmailClient {
     }
 
     /// `messages.attachments.get` (cost 5). Attachment ids are ephemeral: on `.notFound` or
-    /// `.badRequest`, re-fetch the message and use the fresh id of the same part (contract §3.5).
+    /// `.badRequest`, re-fetch the message and use the fresh id of the same part: attachment ids are ephemeral.
     public func getAttachment(messageID: String, attachmentID: String) async throws -> MessagePartBody {
         let path = messagePath(messageID) + "/attachments/" + FormEncoding.escape(attachmentID)
         return try decode(MessagePartBody.self, from: try await execute(Call(endpoint: .getAttachment, path: path)))
@@ -71,10 +71,10 @@ extension GmailClient {
         return try decode(Message.self, from: try await execute(call))
     }
 
-    /// `messages.batchModify` (cost 50 per chunk), split into chunks of at most 1000 ids (lesson 8).
+    /// `messages.batchModify` (cost 50 per chunk), split into chunks of at most 1000 ids, Gmail's limit.
     ///
-    /// Every chunk must succeed: any 4xx is a failure (lesson 4). Chunks run in order and stop at the first
-    /// failure, because the cause (revoked login, bad label) would fail the rest as well.
+    /// Every chunk must succeed: any 4xx is a failure, as Gmail gives no per-id result. Chunks run in order
+    /// and stop at the first failure, because the cause (revoked login, bad label) would fail the rest as well.
     /// - Throws: `.batchPartsFailed(failedIDs:first:)` listing the ids of the failed and unsent chunks.
     public func batchModify(ids: [String], add: [String] = [], remove: [String] = []) async throws {
         let chunks = stride(from: 0, to: ids.count, by: Self.batchModifyLimit).map { Array(ids[$0..<min($0 + Self.batchModifyLimit, ids.count)]) }

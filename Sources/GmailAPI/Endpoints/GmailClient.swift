@@ -1,11 +1,12 @@
 import Foundation
 import Logging
 
-/// The typed Gmail REST client for one account (contract §3).
+/// The typed Gmail REST client for one account.
 ///
 /// Every call goes through one pipeline: quota pacing (shared bucket), bounded concurrency, the bearer
-/// token, the transport, then classification *before* decoding (lesson 2). Transient failures retry with
-/// full-jitter backoff; a 401 refreshes the token once; permanent failures surface as `GmailAPIError`.
+/// token, the transport, then classification *before* decoding, so a 404 reads as "gone", not as bad JSON.
+/// Transient failures retry with full-jitter backoff; a 401 refreshes the token once; permanent failures
+/// surface as `GmailAPIError`.
 /// A value whose shared state lives in actors (pacer, limiter, token provider), so copies share one
 /// budget; only a copy's configuration can differ (``retrying(maxAttempts:)``).
 public struct GmailClient: Sendable {
@@ -15,20 +16,25 @@ public struct GmailClient: Sendable {
         public var baseURL: URL
         /// `me`: the token's owner.
         public var userID: String
-        /// Inner calls per batch request: Google recommends ≤ 50 and rejects > 100 (contract §5).
+        /// Inner calls per batch request: Google recommends ≤ 50 and rejects > 100.
         public var batchSize: Int
         public var retryPolicy: RetryPolicy
-        /// Concurrent HTTP requests on this client (contract §7).
+        /// Concurrent HTTP requests on this client.
         public var concurrencyLimit: Int
-        /// Per-request timeout in whole seconds (an idle timer in libcurl).
-        public var timeoutSeconds: Int
+        /// Batch requests in flight at once for this account: enough that one slow batch, or a backoff,
+        /// does not idle the sync, few enough that Gmail's per-user concurrency limit is not provoked.
+        public var batchesInFlight: Int
+        /// Per-call timeouts, sized from what each call moves (see `RequestTimeouts`).
+        public var timeouts: RequestTimeouts
         /// `/batch/gmail/v1`; the emulator also serves `/batch`.
         public var batchPath: String
 
         public init(
             baseURL: URL = URL(string: GmailAPIModule.defaultBaseURL)!, userID: String = "me", batchSize: Int = 50,
-            maxAttempts: Int = 8, concurrencyLimit: Int = 8, timeoutSeconds: Int = 60, batchPath: String = "/batch/gmail/v1"
+            maxAttempts: Int = 8, concurrencyLimit: Int = 8, batchesInFlight: Int = 3, timeouts: RequestTimeouts = RequestTimeouts(),
+            batchPath: String = "/batch/gmail/v1"
         ) {
+            precondition(batchesInFlight >= 1, "batchesInFlight must be at least 1")
             precondition((1...100).contains(batchSize), "a Gmail batch holds 1–100 calls, got \(batchSize)")
             precondition(concurrencyLimit >= 1, "concurrencyLimit must be at least 1")
             self.baseURL = baseURL
@@ -36,7 +42,8 @@ public struct GmailClient: Sendable {
             self.batchSize = batchSize
             self.retryPolicy = RetryPolicy(maxAttempts: maxAttempts)
             self.concurrencyLimit = concurrencyLimit
-            self.timeoutSeconds = max(1, timeoutSeconds)
+            self.batchesInFlight = batchesInFlight
+            self.timeouts = timeouts
             self.batchPath = batchPath
         }
     }
@@ -47,6 +54,8 @@ public struct GmailClient: Sendable {
     /// The account's quota bucket; share one pacer between every client of the same account.
     public let pacer: QuotaPacer
     let limiter: ConcurrencyLimiter
+    /// Bounds batch requests across every concurrent `getMessages` on this client and its copies.
+    let batchLimiter: ConcurrencyLimiter
     let sleeper: any Sleeper
     let random: any RandomSource
     let logger: Logger
@@ -61,6 +70,7 @@ public struct GmailClient: Sendable {
         self.tokens = tokens
         self.pacer = pacer
         self.limiter = ConcurrencyLimiter(limit: configuration.concurrencyLimit)
+        self.batchLimiter = ConcurrencyLimiter(limit: configuration.batchesInFlight)
         self.sleeper = sleeper
         self.random = random
         self.logger = logger
@@ -127,7 +137,7 @@ public struct GmailClient: Sendable {
             if let contentType = call.contentType { headers.add("Content-Type", contentType) }
             let request = HTTPRequest(
                 method: call.method, url: url(path: call.path, query: call.query), headers: headers, body: call.body,
-                timeoutSeconds: configuration.timeoutSeconds)
+                timeoutSeconds: configuration.timeouts.seconds(for: call.endpoint))
             let outcome: ResponseClassifier.Outcome
             var received: HTTPResponse?
             do {
@@ -151,7 +161,9 @@ public struct GmailClient: Sendable {
             case .permanent(let error):
                 throw error
             case .transient(let error, let retryAfter):
-                if case .rateLimited = error { await pacer.recordRateLimited() }
+                if case .rateLimited = error, !ResponseClassifier.isConcurrencyLimit(body: received?.body ?? Data()) {
+                    await pacer.recordRateLimited()
+                }
                 guard attempt < configuration.retryPolicy.maxAttempts else {
                     if case .rateLimited = error { throw GmailAPIError.rateLimited(retryAfter: retryAfter) }
                     throw error

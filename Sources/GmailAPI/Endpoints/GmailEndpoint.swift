@@ -1,4 +1,4 @@
-/// The Gmail methods the client calls, with their quota cost (contract §8) and what a 404 means.
+/// The Gmail methods the client calls, with their quota cost and what a 404 means.
 public enum GmailEndpoint: Sendable, Equatable {
     case getProfile
     case listLabels
@@ -11,10 +11,10 @@ public enum GmailEndpoint: Sendable, Equatable {
     case trash
     case untrash
     case listHistory
-    /// A batch of `count` inner calls of `inner`: costs the sum of its parts (contract §5).
+    /// A batch of `count` inner calls of `inner`: costs the sum of its parts.
     indirect case batch(of: GmailEndpoint, count: Int)
 
-    /// Quota units per call (contract §8; `settings.sendAs.list` is not in the table and is charged 1,
+    /// Quota units per call (`settings.sendAs.list` has no published cost and is charged 1,
     /// like the other small settings reads).
     public var cost: Int {
         switch self {

@@ -1,4 +1,4 @@
-/// The `format=` of `messages.get` (contract §2.3).
+/// The `format=` of `messages.get`.
 public enum MessageFormat: Sendable, Equatable {
     /// Full MIME tree with inline body data.
     case full
@@ -9,7 +9,7 @@ public enum MessageFormat: Sendable, Equatable {
     /// The whole RFC 2822 message, base64url.
     case raw
 
-    /// The query items this format adds (`metadataHeaders` repeated, contract §1).
+    /// The query items this format adds (`metadataHeaders` repeated, one per header).
     var queryItems: [(String, String)] {
         switch self {
         case .full: [("format", "full")]

@@ -2,8 +2,8 @@ import Foundation
 
 /// Turns an HTTP status and Google's error body into the one thing the client should do next.
 ///
-/// Pure, so the whole of contract §6 is one parameterised test. Runs *before* any decoding: a 404 body
-/// is never mistaken for a malformed message (lesson 2).
+/// Pure, so every status and reason is one parameterised test. Runs *before* any decoding: a 404 body
+/// is never mistaken for a malformed message, so a deleted message is not a retried failure.
 public enum ResponseClassifier {
     /// What to do with a response.
     public enum Outcome: Sendable, Equatable {
@@ -63,8 +63,16 @@ public enum ResponseClassifier {
         }
     }
 
+    /// Whether a rate-limit answer is Gmail's "Too many concurrent requests for user": a limit on requests
+    /// in flight, not on the quota rate, so it is retried after its Retry-After without cutting the
+    /// pacer's rate (the in-flight limits already bound concurrency).
+    public static func isConcurrencyLimit(body: Data) -> Bool {
+        guard let message = (try? JSONDecoder().decode(GoogleErrorBody.self, from: body))?.message else { return false }
+        return message.lowercased().contains("concurrent")
+    }
+
     /// The later of the `Retry-After` header (delta-seconds or HTTP-date, RFC 9110 §10.2.3) and a
-    /// "Retry after <RFC 3339 time>" in Google's message (contract §6), or nil when neither is usable.
+    /// "Retry after <RFC 3339 time>" in Google's message, or nil when neither is usable.
     public static func retryAfter(headers: HTTPHeaders, message: String?, now: Date) -> Duration? {
         var candidates: [Duration] = []
         if let header = headers["Retry-After"]?.trimmingCharacters(in: .whitespaces) {

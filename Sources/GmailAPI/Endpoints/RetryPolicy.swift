@@ -1,10 +1,10 @@
-/// How long to wait before retrying a transient failure (contract §7: 1 s base, ×2, cap 64 s, at most 8
-/// attempts; where issue 4 said 32 s the contract wins).
+/// How long to wait before retrying a transient failure (1 s base, ×2, cap 64 s, at most 8
+/// attempts, after Google's recommended exponential backoff).
 ///
 /// Exponential backoff with *full* jitter: the n-th retry waits a uniform random time in
 /// `0...min(cap, base · 2^(n-1))`, which spreads competing clients better than "exponential plus up to
 /// one second". A server hint (Retry-After) raises the wait, but never beyond `retryAfterCap`, because
-/// Gmail's "Retry after" times have been seen minutes off (contract §11).
+/// Gmail's "Retry after" times have been seen minutes off.
 public struct RetryPolicy: Sendable, Equatable {
     /// Total tries per request, the first included.
     public var maxAttempts: Int

@@ -5,7 +5,7 @@ import Foundation
 /// Messages say what failed and what to do next. They never contain an access or refresh token, a
 /// request body, or an authorization code; a test formats every case and searches for a token.
 public enum GmailAPIError: Error, Sendable, Equatable {
-    /// 404 on a message, attachment or label: it is gone. Sync records it as deleted (lesson 2, 4).
+    /// 404 on a message, attachment or label: it is gone. Sync records it as deleted, not as a failure.
     case notFound(resource: String)
     /// 404 (or 400 for an invalid `startHistoryId`) from `history.list`: the caller must run a full sync.
     case historyExpired
@@ -23,7 +23,7 @@ public enum GmailAPIError: Error, Sendable, Equatable {
     case dailyLimitExceeded
     /// 5xx after every retry.
     case server(status: Int)
-    /// A status the contract does not describe (3xx, 409, ...).
+    /// A status Gmail does not document for these calls (3xx, 409, ...).
     case unexpectedStatus(Int)
     /// No HTTP response at all (connection refused, reset, timeout), after every retry.
     case transport(description: String)

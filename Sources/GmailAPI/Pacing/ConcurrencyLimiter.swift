@@ -1,5 +1,6 @@
-/// An async semaphore: at most `limit` bodies run at once (contract §7: at most 4–8 concurrent single
-/// requests per account). Waiters are served first in, first out, and never block a thread.
+/// An async semaphore: at most `limit` bodies run at once (at most 4–8 concurrent single requests per
+/// account: more trip Gmail's per-user concurrency limit). Waiters are served first in, first out, and
+/// never block a thread.
 public actor ConcurrencyLimiter {
     public let limit: Int
     private var running = 0

@@ -1,4 +1,4 @@
-/// The per-account quota budget, shared by every request to one mailbox (contract §7, §8).
+/// The per-account quota budget, shared by every request to one mailbox.
 ///
 /// A token bucket in quota units: it refills at `rate` units/s up to `burst`, and `acquire(cost:)`
 /// waits until the call's units are available, so the client stays under Gmail's 250 units/s instead

@@ -21,7 +21,7 @@ enum FormEncoding {
         return out
     }
 
-    /// `a=1&b=2`, keeping order and repeated keys (`labelIds=A&labelIds=B`, contract §1).
+    /// `a=1&b=2`, keeping order and repeated keys (`labelIds=A&labelIds=B`: Gmail's form for lists).
     static func encode(_ items: [(String, String)]) -> String {
         items.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
     }

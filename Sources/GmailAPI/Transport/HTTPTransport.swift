@@ -19,7 +19,7 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
     /// Header fields in send order; names are matched case-insensitively on lookup.
     public var headers: HTTPHeaders
     public var body: Data?
-    /// Whole seconds: FoundationNetworking truncates fractional timeouts (swift-on-linux.md), so the type
+    /// Whole seconds: FoundationNetworking truncates fractional timeouts, so the type
     /// makes the unit impossible to get wrong.
     public var timeoutSeconds: Int
 

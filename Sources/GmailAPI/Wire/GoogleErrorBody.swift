@@ -1,5 +1,5 @@
 /// Google's JSON error body: `{"error": {"code", "message", "errors": [{"reason", "domain"}], "status"}}`
-/// (contract §6). Every field is optional: some errors lack `errors`, and proxies may send HTML.
+/// Every field is optional: some errors lack `errors`, and proxies may send HTML.
 struct GoogleErrorBody: Decodable, Sendable {
     var error: Detail?
 
@@ -16,13 +16,13 @@ struct GoogleErrorBody: Decodable, Sendable {
         var message: String?
     }
 
-    /// `errors[0].reason`: read first (contract §6).
+    /// `errors[0].reason`: read first, as it is more specific than `status`.
     var reason: String? { error?.errors?.first?.reason }
     var status: String? { error?.status }
     var message: String? { error?.message }
 }
 
-/// The OAuth token endpoint's error body: `{"error": "<code>", "error_description": "<text>"}` (§9.4).
+/// The OAuth token endpoint's error body: `{"error": "<code>", "error_description": "<text>"}`.
 struct OAuthErrorBody: Decodable, Sendable {
     var error: String?
     var errorDescription: String?

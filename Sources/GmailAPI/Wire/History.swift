@@ -1,4 +1,4 @@
-/// One history record: a change event touching one or more messages (contract §2.6).
+/// One history record: a change event touching one or more messages.
 public struct HistoryRecord: Codable, Sendable, Equatable {
     /// The record's position in the mailbox sequence: monotonic, with gaps.
     public var id: UInt64
@@ -47,7 +47,7 @@ public struct HistoryRecord: Codable, Sendable, Equatable {
 
 /// A `{message}` entry of `messagesAdded` / `messagesDeleted`.
 public struct HistoryMessageChange: Codable, Sendable, Equatable {
-    /// Google promises only `id` and `threadId`; `labelIds` is a hint (contract §2.6).
+    /// Google promises only `id` and `threadId`; `labelIds` is a hint.
     public var message: Message
 
     public init(message: Message) { self.message = message }
@@ -109,11 +109,11 @@ public enum HistoryType: String, Sendable, CaseIterable {
     case messageAdded, messageDeleted, labelAdded, labelRemoved
 }
 
-/// Every record since a start id, read across all pages (never truncated: lesson 1).
+/// Every record since a start id, read across all pages (never truncated: a cap would drop the changes past it).
 public struct HistoryListing: Sendable, Equatable {
     /// Records in ascending id order.
     public var records: [HistoryRecord]
-    /// The `historyId` of the first page: what chatmail persists (contract §4, the stricter rule).
+    /// The `historyId` of the first page: what chatmail persists, so nothing after it is skipped.
     public var firstPageHistoryID: UInt64?
     /// The `historyId` of the last page (Google's rule).
     public var finalHistoryID: UInt64?

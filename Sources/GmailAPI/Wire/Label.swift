@@ -1,4 +1,4 @@
-/// A Gmail label (contract §2.2). System labels use their name as id (`INBOX`); user labels look like
+/// A Gmail label. System labels use their name as id (`INBOX`); user labels look like
 /// `Label_12`. Counters come only from `labels.get`, so they are optional.
 public struct Label: Codable, Sendable, Equatable {
     public var id: String

@@ -1,4 +1,4 @@
-/// A message id with its thread id: what `messages.list` and history records carry (contract §3.3).
+/// A message id with its thread id: what `messages.list` and history records carry.
 public struct MessageRef: Codable, Sendable, Equatable, Hashable {
     public var id: String
     public var threadId: String?
@@ -9,7 +9,7 @@ public struct MessageRef: Codable, Sendable, Equatable, Hashable {
     }
 }
 
-/// A Gmail message in any format (contract §2.3). Which fields are present depends on `format=` and
+/// A Gmail message in any format. Which fields are present depends on `format=` and
 /// `fields=`; everything but `id` is therefore optional, and absent `labelIds` means "no labels".
 public struct Message: Codable, Sendable, Equatable {
     public var id: String
@@ -17,7 +17,7 @@ public struct Message: Codable, Sendable, Equatable {
     /// The message's labels; Gmail omits the key when there are none.
     public var labelIds: [String]
     public var snippet: String?
-    /// The last history record that modified this message — not the mailbox's current id (contract §4).
+    /// The last history record that modified this message — not the mailbox's current id.
     public var historyID: UInt64?
     /// Epoch milliseconds when Google accepted the mail; defines inbox order.
     public var internalDateMs: Int64?
@@ -76,7 +76,7 @@ public struct Message: Codable, Sendable, Equatable {
     public var ref: MessageRef { MessageRef(id: id, threadId: threadId) }
 }
 
-/// One node of the MIME tree (contract §2.4).
+/// One node of the MIME tree.
 public struct MessagePart: Codable, Sendable, Equatable {
     /// `""` for the root, then `0`, `1`, `0.1`, ...
     public var partId: String?
@@ -141,7 +141,7 @@ public struct MessagePartHeader: Codable, Sendable, Equatable {
     }
 }
 
-/// A part's body, and the answer of `attachments.get` (contract §2.4, §3.5).
+/// A part's body, and the answer of `attachments.get`.
 public struct MessagePartBody: Codable, Sendable, Equatable {
     /// Decoded byte count.
     public var size: Int?

@@ -1,9 +1,10 @@
-/// The mailbox profile (`users.getProfile`, contract §2.1).
+/// The mailbox profile (`users.getProfile`).
 public struct Profile: Codable, Sendable, Equatable {
     public var emailAddress: String
     public var messagesTotal: Int
     public var threadsTotal: Int
-    /// The mailbox's current history id: a full sync reads it *before* listing (lesson 3).
+    /// The mailbox's current history id: a full sync reads it *before* listing, so changes made during
+    /// the listing are caught afterwards.
     public var historyID: UInt64
 
     public init(emailAddress: String, messagesTotal: Int, threadsTotal: Int, historyID: UInt64) {

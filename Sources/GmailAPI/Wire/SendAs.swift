@@ -1,5 +1,6 @@
 /// One send-as address (`settings.sendAs.list`): the primary address and its aliases.
-/// Participant hashes need every alias (lesson 6): those with `isPrimary` or `treatAsAlias`.
+/// Participant hashes need every alias (those with `isPrimary` or `treatAsAlias`), or mail sent from
+/// an alias lands in a chat of its own.
 public struct SendAs: Codable, Sendable, Equatable {
     public var sendAsEmail: String
     public var displayName: String?

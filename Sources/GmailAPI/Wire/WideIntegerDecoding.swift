@@ -1,8 +1,8 @@
 import Foundation
 
 // Gmail sends 64-bit values (historyId, internalDate, History.id) as decimal strings, because JSON
-// numbers lose precision past 2^53 in JavaScript (contract §1). These helpers read either form: the
-// string is the contract, the number is accepted defensively.
+// numbers lose precision past 2^53 in JavaScript. These helpers read either form: the
+// string is what Gmail documents, the number is accepted defensively.
 
 extension KeyedDecodingContainer {
     /// Decodes a `UInt64` sent as a decimal string (or, defensively, a number).
@@ -38,7 +38,7 @@ extension KeyedDecodingContainer {
         return try decode(Int64.self, forKey: key)
     }
 
-    /// Decodes an array that Gmail omits when empty (contract §1, "Absent vs empty").
+    /// Decodes an array that Gmail omits when empty.
     func decodeArrayOrEmpty<Element: Decodable>(_ type: [Element].Type, forKey key: Key) throws -> [Element] {
         try decodeIfPresent(type, forKey: key) ?? []
     }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The control API under `/_emulator` (contract §10.11): lets tests play "the rest of the world" —
+/// The control API under `/_emulator`: lets tests play "the rest of the world" —
 /// deliver mail, flip labels, delete, trash, expire history, set faults, read logs and quota.
 /// No authentication: it is not part of Google's API and is only reachable on loopback.
 struct ControlRoutes: Sendable {

@@ -1,18 +1,19 @@
-/// What an injected fault does to a request (contract §10.9).
+/// What an injected fault does to a request.
 public enum FaultKind: Sendable, Equatable {
     case tooManyRequests          // 429 rateLimitExceeded
     case userRateLimit403         // 403 userRateLimitExceeded
     case backendError             // 500
     case unavailable              // 503
     case unauthorized             // 401, as for an expired token
-    case drop                     // close the connection without a complete response
+    case drop                     // read the request, then close the connection mid-answer
+    case dropBeforeBody           // reset the connection as soon as the request head arrives, body unread
     case slow(milliseconds: Int)  // answer normally after a delay
     case emptyHistoryPage         // history.list: a page with no `history` but a nextPageToken
     case insufficientScope        // 403 insufficientPermissions: permanent, as for a token without gmail.modify
     case invalidArgument          // 400 invalidArgument: permanent
 
     /// Parses the control API spelling: `429`, `403rate`, `403scope`, `400`, `500`, `503`, `401`, `drop`,
-    /// `slow:250`, `emptyHistoryPage`.
+    /// `dropBeforeBody`, `slow:250`, `emptyHistoryPage`.
     public init?(spec: String) {
         switch spec {
         case "403scope": self = .insufficientScope
@@ -22,7 +23,8 @@ public enum FaultKind: Sendable, Equatable {
         case "500": self = .backendError
         case "503": self = .unavailable
         case "401": self = .unauthorized
-        case "drop": self = .drop
+        case "drop", "dropAfterBody": self = .drop
+        case "dropBeforeBody": self = .dropBeforeBody
         case "emptyHistoryPage": self = .emptyHistoryPage
         default:
             guard spec.hasPrefix("slow"), let ms = Int(spec.drop { !$0.isNumber }) else { return nil }
@@ -40,7 +42,7 @@ public enum FaultKind: Sendable, Equatable {
         case .unauthorized: .unauthenticated
         case .insufficientScope: .insufficientPermissions
         case .invalidArgument: .badRequest("Invalid argument (injected fault)", reason: "invalidArgument")
-        case .drop, .slow, .emptyHistoryPage: nil
+        case .drop, .dropBeforeBody, .slow, .emptyHistoryPage: nil
         }
     }
 }
@@ -65,6 +67,14 @@ public struct FaultRule: Sendable, Equatable {
     }
 }
 
+/// When a fault is decided: as the request head arrives (only `dropBeforeBody` rules), or once the
+/// whole request has been read (every other kind). Rules of the other stage draw no random number, so
+/// adding an early rule leaves the sequence of the others unchanged.
+public enum FaultStage: Sendable {
+    case beforeBody
+    case afterBody
+}
+
 /// Decides, with a seeded generator, whether a request gets a fault.
 public actor FaultInjector {
     private var rules: [FaultRule] = []
@@ -79,10 +89,17 @@ public actor FaultInjector {
 
     public var currentRules: [FaultRule] { rules }
 
+    /// The method name under which the outer batch request (`POST /batch...`) is faulted.
+    public static let batchMethod = "batch"
+
     /// The fault for this call, if a rule fires. Rules are tried in order; the first that fires wins.
-    public func fault(method: String, messageId: String?) -> FaultKind? {
+    /// `method` is a Gmail method name, or `batch` for the outer batch request (matched by name only,
+    /// never by `*`, so a `*` rule keeps hitting each inner call as before).
+    public func fault(method: String, messageId: String?, stage: FaultStage = .afterBody) -> FaultKind? {
         for index in rules.indices {
             let rule = rules[index]
+            guard (rule.kind == .dropBeforeBody) == (stage == .beforeBody) else { continue }
+            if method == Self.batchMethod && rule.method != Self.batchMethod { continue }
             guard rule.method == "*" || rule.method == method else { continue }
             if let wanted = rule.messageId, wanted != messageId { continue }
             if let remaining = rule.remaining, remaining <= 0 { continue }

@@ -1,10 +1,10 @@
 import Foundation
 
-/// Per-user quota accounting with the contract's cost table (§8) and an optional token bucket.
+/// Per-user quota accounting with Gmail's published per-method costs and an optional token bucket.
 ///
 /// Accounting always runs, so tests can assert units spent; enforcement only when a rate is set.
 public actor QuotaLedger {
-    /// Units per method (contract §8).
+    /// Units per method.
     public static let costs: [String: Int] = [
         "getProfile": 1, "labels.list": 1, "labels.get": 1, "settings.sendAs.list": 1,
         "history.list": 2, "messages.list": 5, "messages.get": 5, "messages.attachments.get": 5,

@@ -1,4 +1,4 @@
-/// A parsed `fields=` partial-response selector (contract §1): `a,b/c,d(e,f)`.
+/// A parsed `fields=` partial-response selector: `a,b/c,d(e,f)`.
 ///
 /// The mask is a tree: a leaf selects a whole field; a node with children keeps only those children.
 /// Arrays are filtered element by element, as Google does for `messages/id`.

@@ -8,7 +8,7 @@ public struct LabelCatalog: Sendable {
         "CHAT", "SENT", "INBOX", "IMPORTANT", "TRASH", "DRAFT", "SPAM", "CATEGORY_FORUMS", "CATEGORY_UPDATES",
         "CATEGORY_PERSONAL", "CATEGORY_PROMOTIONS", "CATEGORY_SOCIAL", "STARRED", "UNREAD",
     ]
-    /// Labels clients may not add or remove (contract §2.2).
+    /// Labels clients may not add or remove: Gmail answers 400 `Invalid label`.
     static let clientReadOnly: Set<String> = ["SENT", "DRAFT", "CHAT"]
 
     /// User labels: id → display name, in creation order.

@@ -4,7 +4,7 @@ import MailText
 /// The account's mailbox: messages, labels, threads and the history log.
 ///
 /// An actor because HTTP handlers, the control API and batch parts mutate it concurrently. Every
-/// mutation allocates a new history id with a random gap (contract §10.3) from the injected seed, so
+/// mutation allocates a new history id with a random gap, like Gmail's, from the injected seed, so
 /// runs are reproducible yet clients cannot assume contiguous ids.
 public actor MailboxState {
     public let account: String
@@ -48,7 +48,7 @@ public actor MailboxState {
 
     public var labelCatalog: LabelCatalog { labels }
 
-    /// The messages of a thread, oldest first (contract §2.5).
+    /// The messages of a thread, oldest first, as Gmail orders them.
     public func thread(_ threadId: String) -> [StoredMessage] {
         messages.values.filter { $0.threadId == threadId }
             .sorted { ($0.internalDateMs, $0.id) < ($1.internalDateMs, $1.id) }
@@ -136,7 +136,7 @@ public actor MailboxState {
 
     // MARK: Mutating
 
-    /// Adds and removes labels; only real changes produce a history record (contract §3.6).
+    /// Adds and removes labels; only real changes produce a history record.
     @discardableResult
     public func modify(_ id: String, add: [String], remove: [String]) throws(GmailError) -> StoredMessage {
         try validate(add: add, remove: remove)
@@ -155,14 +155,14 @@ public actor MailboxState {
         return applyLabels(id, add: add, remove: remove, recordHistory: false)
     }
 
-    /// `batchModify`: skips unknown ids silently (contract §3.7 [emu]).
+    /// `batchModify`: skips unknown ids silently (Gmail's behaviour is undocumented).
     public func batchModify(_ ids: [String], add: [String], remove: [String]) throws(GmailError) {
         try validate(add: add, remove: remove)
         journal?.append(.modify(ids: ids, add: add, remove: remove, history: true))
         for id in ids where messages[id] != nil { applyLabels(id, add: add, remove: remove) }
     }
 
-    /// Adds TRASH and removes INBOX, remembering it for `untrash` (contract §3.8 [emu]).
+    /// Adds TRASH and removes INBOX, remembering it for `untrash` (Gmail's behaviour is undocumented).
     @discardableResult
     public func trash(_ id: String) throws(GmailError) -> StoredMessage {
         guard let message = messages[id] else { throw .notFound }

@@ -1,11 +1,11 @@
 import Foundation
 import MailText
 
-/// The `q=` subset of contract §3.3, compiled into a predicate over stored messages.
+/// The subset of Gmail's `q=` search syntax that chatmail uses, compiled into a predicate over stored messages.
 ///
 /// Supported: `in:`/`label:` (and `-in:`), `is:unread|read|starred|important`, `from:`, `to:`,
 /// `subject:`, `rfc822msgid:`, `after:`/`before:` (epoch seconds or YYYY/MM/DD), `newer_than:Nd`;
-/// anything else is a case-insensitive text match on the raw message, as the contract allows.
+/// anything else is a case-insensitive text match on the raw message, close enough for tests.
 struct MessageQuery: Sendable {
     enum Term: Sendable {
         case label(String)

@@ -1,6 +1,6 @@
 import MailText
 
-/// Turns a stored message into Gmail's `Message` JSON in one of the four formats (contract §2.3).
+/// Turns a stored message into Gmail's `Message` JSON in one of the four formats.
 ///
 /// The `full` payload is built from the raw bytes with `MIMEParser`, so part ids, headers and decoded
 /// bodies come from the same parser the client uses, not from a second description of the message.
@@ -9,7 +9,7 @@ struct MessageRenderer: Sendable {
 
     /// Leaves larger than this are served by `attachments.get` instead of inline `data`.
     var inlineLimit = 512 * 1024
-    /// Makes attachment ids differ between fetches, as Gmail's ephemeral ids do [obs].
+    /// Makes attachment ids differ between fetches, as Gmail's ephemeral ids do.
     var attachmentNonce: UInt64 = 0
 
     func render(_ message: StoredMessage, snippet: String, format: Format, metadataHeaders: [String]) -> JSONValue {

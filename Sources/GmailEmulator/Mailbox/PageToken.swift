@@ -1,6 +1,6 @@
 import Foundation
 
-/// Opaque page tokens (contract §3.3 / §3.10): base64url of a position that stays valid while the
+/// Opaque page tokens for `messages.list` and `history.list`: base64url of a position that stays valid while the
 /// mailbox changes, so pages neither skip nor repeat messages when mail arrives between them.
 enum PageToken: Sendable, Equatable {
     /// `messages.list`: continue after the message with this sort key (newest first).
@@ -34,7 +34,7 @@ enum PageToken: Sendable, Equatable {
     }
 }
 
-/// base64url (RFC 4648 §5), padded like Gmail's `raw` and `body.data` [obs].
+/// base64url (RFC 4648 §5), padded like Gmail's `raw` and `body.data` are in real traffic.
 public enum Base64URL {
     public static func encode(_ bytes: [UInt8], padded: Bool = true) -> String {
         var text = Data(bytes).base64EncodedString()

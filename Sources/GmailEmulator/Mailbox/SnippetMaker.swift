@@ -1,7 +1,7 @@
 import MailText
 
 /// Builds Gmail-style snippets: the start of the plain text, whitespace collapsed, HTML-escaped
-/// the way Gmail does it (`&#39;` for apostrophes) [obs].
+/// the way Gmail does it (`&#39;` for apostrophes).
 enum SnippetMaker {
     static let maximumLength = 200
 

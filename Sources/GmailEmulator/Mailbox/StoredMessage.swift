@@ -10,7 +10,7 @@ public struct StoredMessage: Sendable {
     /// Id of the last history record that changed this message.
     public var historyId: UInt64
     public var raw: [UInt8]
-    /// `INBOX` was present before `trash`, so `untrash` restores it (contract §3.8 [emu]).
+    /// `INBOX` was present before `trash`, so `untrash` restores it (the emulator's choice: Gmail's is undocumented).
     var hadInboxBeforeTrash = false
     /// Lazily computed plain-text excerpt (parsing 100k messages up front would slow start-up).
     var snippet: String?
@@ -21,7 +21,7 @@ public struct StoredMessage: Sendable {
     var reference: MessageReference { MessageReference(id: id, threadId: threadId, labelIds: labelIds) }
 }
 
-/// A message as embedded in a history record (contract §2.6: id, threadId and labels as of the record).
+/// A message as embedded in a history record: id, threadId and labels as of the record.
 public struct MessageReference: Sendable, Equatable {
     public var id: String
     public var threadId: String

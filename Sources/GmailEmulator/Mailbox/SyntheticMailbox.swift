@@ -1,6 +1,6 @@
 import Foundation
 
-/// Generates a deterministic, realistic mailbox from a seed (issue 4 item 6): people and groups,
+/// Generates a deterministic, realistic mailbox from a seed: people and groups,
 /// replies with quoted text, plain and HTML alternatives, newsletters with List-Unsubscribe,
 /// attachments and several charsets. String templates keep generation cheap for 100k messages.
 struct SyntheticMailbox {

@@ -1,7 +1,7 @@
 import Digest
 import Foundation
 
-/// Google's OAuth endpoints for a Desktop client (contract §9.7): auto-approving authorisation,
+/// Google's OAuth endpoints for a Desktop client: auto-approving authorisation,
 /// PKCE-checked code exchange, refresh and revocation, with a configurable access-token lifetime.
 public actor OAuthServer {
     public struct Settings: Sendable {
@@ -157,7 +157,7 @@ public actor OAuthServer {
         return oauthError(400, "invalid_token", "Token expired or revoked")
     }
 
-    /// `POST /device/code`: Gmail scopes are never allowed in the device flow (contract §9.5).
+    /// `POST /device/code`: Gmail scopes are never allowed in the device flow, as at Google.
     func deviceCode(_ request: EmulatorRequest) -> EmulatorResponse {
         let scope = request.form.first { $0.0 == "scope" }?.1 ?? ""
         return oauthError(400, "invalid_scope", "Invalid device flow scope: \(scope)")

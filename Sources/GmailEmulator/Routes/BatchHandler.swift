@@ -1,4 +1,4 @@
-/// `POST /batch/gmail/v1` and `POST /batch` (contract §5): splits a multipart/mixed body into inner
+/// `POST /batch/gmail/v1` and `POST /batch`: splits a multipart/mixed body into inner
 /// HTTP requests, runs each through the Gmail router, and answers one `application/http` part per
 /// call in request order with `Content-ID: <response-...>`.
 struct BatchHandler: Sendable {
@@ -80,7 +80,7 @@ struct BatchHandler: Sendable {
         return (fields, pieces.dropFirst().joined(separator: "\n\n"))
     }
 
-    /// Parses `GET /path?query HTTP/1.1`, headers and body. Full URLs are refused (contract §5).
+    /// Parses `GET /path?query HTTP/1.1`, headers and body. Full URLs are refused, as Google refuses them.
     static func parseInner(_ http: String) -> EmulatorRequest? {
         let trimmed = http.drop { $0 == "\n" }
         guard let lineEnd = trimmed.firstIndex(of: "\n").map({ $0 }) ?? Optional(trimmed.endIndex) else { return nil }

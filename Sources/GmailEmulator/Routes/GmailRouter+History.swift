@@ -1,4 +1,4 @@
-/// `history.list` (contract §3.10): typed records, filters, stable pages, retention 404.
+/// `history.list`: typed records, filters, stable pages, retention 404.
 extension GmailRouter {
     func historyList(_ request: EmulatorRequest) async throws(GmailError) -> EmulatorResponse {
         let limit = try GmailRouter.pageSize(request)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Profile, labels, sendAs, messages and threads handlers (contract §3.1–3.9).
+/// Profile, labels, sendAs, messages and threads handlers.
 extension GmailRouter {
     func profile() async -> EmulatorResponse {
         .json(.object([
@@ -54,7 +54,7 @@ extension GmailRouter {
         return .json(.object([("sendAs", .array([primary] + aliases))]))
     }
 
-    /// `maxResults` with the contract's default 100 and clamp to 500.
+    /// `maxResults` with Gmail's default 100 and clamp to 500.
     static func pageSize(_ request: EmulatorRequest) throws(GmailError) -> Int {
         guard let text = request.param("maxResults") else { return 100 }
         guard let value = Int(text), value >= 0 else { throw .badRequest("Invalid value for maxResults: \(text)", reason: "invalidArgument") }
@@ -104,7 +104,7 @@ extension GmailRouter {
         return .json(await render(message, format, request))
     }
 
-    /// The minimal shape returned by modify/trash/untrash (contract §3.6 [obs]).
+    /// The minimal shape returned by modify/trash/untrash, as seen from real Gmail.
     func minimal(_ message: StoredMessage) -> EmulatorResponse {
         .json(JSONValue.compact([
             ("id", .string(message.id)), ("threadId", .string(message.threadId)),

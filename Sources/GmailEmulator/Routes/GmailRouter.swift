@@ -60,6 +60,15 @@ struct GmailRouter: Sendable {
         return (response, route.name)
     }
 
+    /// The Gmail method name and message id a request targets, from its method and path alone (no
+    /// authentication, no body): what an early fault needs to pick its rule.
+    func methodName(of request: EmulatorRequest) -> (name: String, messageId: String?)? {
+        let segments = request.segments
+        guard segments.count >= 4, segments[0] == "gmail", segments[1] == "v1", segments[2] == "users" else { return nil }
+        guard let route = try? resolve(request.method, Array(segments.dropFirst(4))) else { return nil }
+        return (route.name, route.messageId)
+    }
+
     /// Maps method + path below `users/{userId}` to a route.
     private func resolve(_ method: String, _ rest: [String]) throws(GmailError) -> Route {
         func route(_ name: String, _ id: String? = nil, _ run: @escaping @Sendable (EmulatorRequest) async throws(GmailError) -> EmulatorResponse) throws(GmailError) -> Route {

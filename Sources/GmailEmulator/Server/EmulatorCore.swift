@@ -20,8 +20,13 @@ struct EmulatorCore: Sendable {
         let response: EmulatorResponse
         if path.hasPrefix("/gmail/") {
             (response, gmailMethod) = await router.handle(request)
-        } else if path == "/batch/gmail/v1" || path == "/batch" {
+        } else if Self.isBatch(path) {
             guard request.method == "POST" else { return .error(.methodNotAllowed) }
+            if let outer = await batchFault() {
+                await log.record(.init(method: request.method, path: path, query: "", status: outer.status,
+                                       gmailMethod: FaultInjector.batchMethod, timeMs: Int64(Date().timeIntervalSince1970 * 1000)))
+                return outer
+            }
             let (batchResponse, inner) = await BatchHandler(router: router).handle(request)
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             for (line, status) in inner {
@@ -47,6 +52,39 @@ struct EmulatorCore: Sendable {
                                status: response.status, gmailMethod: gmailMethod, timeMs: Int64(Date().timeIntervalSince1970 * 1000)))
         return response
     }
+
+    /// Whether the connection should be reset before the request body is read: a `dropBeforeBody` rule
+    /// fired for the Gmail method (or outer batch) the request head names. Such a drop is logged with
+    /// status 0, like every dropped request.
+    func dropsBeforeBody(method: String, target: String) async -> Bool {
+        let head = EmulatorRequest(method: method, target: target, headers: [:], body: [])
+        let name: String
+        let messageId: String?
+        if Self.isBatch(head.path) {
+            (name, messageId) = (FaultInjector.batchMethod, nil)
+        } else if head.path.hasPrefix("/gmail/"), let resolved = router.methodName(of: head) {
+            (name, messageId) = resolved
+        } else {
+            return false  // OAuth and control requests are never faulted
+        }
+        guard await faults.fault(method: name, messageId: messageId, stage: .beforeBody) == .dropBeforeBody else { return false }
+        await log.record(.init(method: head.method, path: head.path, query: head.query.map { "\($0.0)=\($0.1)" }.joined(separator: "&"),
+                               status: 0, gmailMethod: name, timeMs: Int64(Date().timeIntervalSince1970 * 1000)))
+        return true
+    }
+
+    /// A fault on the outer batch request itself (rules for method `batch`): a reset, an error status
+    /// for the whole batch, or a delay before it runs.
+    private func batchFault() async -> EmulatorResponse? {
+        guard let fault = await faults.fault(method: FaultInjector.batchMethod, messageId: nil) else { return nil }
+        switch fault {
+        case .drop: return EmulatorResponse(status: 0, dropConnection: true)
+        case .slow(let ms): try? await Task.sleep(for: .milliseconds(ms)); return nil
+        default: return fault.error.map { .error($0) }
+        }
+    }
+
+    static func isBatch(_ path: String) -> Bool { path == "/batch/gmail/v1" || path == "/batch" }
 
     private func oauthRoute(_ request: EmulatorRequest) async -> EmulatorResponse {
         switch (request.method, request.path) {

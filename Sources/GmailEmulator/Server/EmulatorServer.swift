@@ -5,7 +5,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 
-/// Starts the emulator on a real socket (contract §10).
+/// Starts the emulator on a real socket.
 ///
 /// Binds `host:port` (port 0 = OS-chosen), waits for Hummingbird's `onServerRunning` to learn the
 /// real port — no sleeps — and returns a handle whose `shutdown()` stops it gracefully.
@@ -27,8 +27,8 @@ public enum EmulatorServer {
         var logger = Logger(label: "gmail-emulator")
         logger.logLevel = .critical
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let responder = CallbackResponder<BasicRequestContext> { request, _ in
-            try await HummingbirdAdapter.respond(to: request, core: core)
+        let responder = CallbackResponder<ConnectionContext> { request, context in
+            try await HummingbirdAdapter.respond(to: request, channel: context.channel, core: core)
         }
         let app = Application(
             responder: responder,
@@ -103,11 +103,26 @@ final class BaseURLBox: @unchecked Sendable {
     func set(_ value: String) { lock.withLock { url = value } }
 }
 
+/// A request context that keeps the connection, so a fault can reset it.
+struct ConnectionContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
+    }
+}
+
 /// Converts between Hummingbird's request/response and the emulator's plain values.
 enum HummingbirdAdapter {
     struct DroppedConnection: Error {}
 
-    static func respond(to request: Request, core: EmulatorCore) async throws -> Response {
+    static func respond(to request: Request, channel: any Channel, core: EmulatorCore) async throws -> Response {
+        if await core.dropsBeforeBody(method: request.method.rawValue, target: request.head.path ?? "/") {
+            // The body stays unread, as when a server or proxy dies mid-upload.
+            try await reset(channel)
+        }
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.canonicalName] = field.value }
         let buffer = try await request.body.collect(upTo: 64 << 20)
@@ -115,8 +130,13 @@ enum HummingbirdAdapter {
                                               headers: headers, body: Array(buffer.readableBytesView))
         let response = await core.handle(emulatorRequest)
         if response.dropConnection {
-            // Hummingbird closes the connection when the body writer throws; the client sees a truncated reply.
-            return Response(status: .ok, headers: [:], body: ResponseBody(contentLength: 64) { _ in throw DroppedConnection() })
+            // Cut off mid-answer: a status line and a few body bytes, then the connection closes. Bytes
+            // arrived, so no client can mistake this for a stale kept-alive connection and quietly
+            // re-send; it must report the truncated reply.
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(contentLength: 64) { writer in
+                try await writer.write(ByteBuffer(string: "{\"emailAdd"))
+                throw DroppedConnection()
+            })
         }
         var fields = HTTPFields()
         for (name, value) in response.headers {
@@ -124,5 +144,17 @@ enum HummingbirdAdapter {
         }
         return Response(status: HTTPResponse.Status(code: response.status), headers: fields,
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: response.body)))
+    }
+
+    /// Aborts the connection with a TCP reset (SO_LINGER 0, then close) before any byte of a response, so
+    /// the client sees "connection reset by peer" at once, never a half-open socket. Throws so that no
+    /// response is written; Hummingbird's attempt to answer the thrown error fails on the closed channel.
+    /// A client that sent this request on a reused connection may re-send it on a new one.
+    private static func reset(_ channel: any Channel) async throws -> Never {
+        if let sockets = channel as? any SocketOptionProvider {
+            try? await sockets.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
+        }
+        try? await channel.close()
+        throw DroppedConnection()
     }
 }

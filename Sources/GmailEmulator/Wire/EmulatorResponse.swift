@@ -22,7 +22,7 @@ public struct EmulatorResponse: Sendable {
     /// 204 with no body (`batchModify`, `delete`).
     public static let noContent = EmulatorResponse(status: 204)
 
-    /// A Google API error (contract §6).
+    /// A Google API error, shaped like Google's.
     public static func error(_ error: GmailError) -> EmulatorResponse {
         var extra: [(String, String)] = []
         if let seconds = error.retryAfterSeconds { extra.append(("Retry-After", String(seconds))) }

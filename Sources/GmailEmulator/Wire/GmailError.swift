@@ -1,4 +1,4 @@
-/// A Google API error with the exact body shape of contract §6.
+/// A Google API error with the exact body shape Google sends.
 ///
 /// The factories carry Google's wording so every handler and fault produces byte-identical bodies.
 public struct GmailError: Error, Sendable, Equatable {

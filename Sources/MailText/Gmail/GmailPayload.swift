@@ -1,8 +1,8 @@
 import Foundation
 
-/// Gmail's `MessagePart` as returned by `messages.get?format=full` (contract §2.4).
+/// Gmail's `MessagePart` as returned by `messages.get?format=full`.
 ///
-/// Absent arrays decode as empty and absent strings as empty, as the contract asks clients to treat them.
+/// Absent arrays decode as empty and absent strings as empty, since Gmail omits empty fields.
 public struct GmailMessagePart: Decodable, Sendable, Equatable {
     public struct Header: Decodable, Sendable, Equatable {
         public var name: String

@@ -1,19 +1,8 @@
-/// What the sanitizer does with one element, decided by its tag name alone.
-enum ElementDisposition: Equatable {
-    /// Kept, with its attributes filtered.
-    case keep
-    /// Kept under another tag name (semantic blocks become `div` so layout survives without widening the list).
-    case rename(String)
-    /// Replaced by its children: the tag is unknown but its text is mail content.
-    case unwrap
-    /// Removed together with everything inside it: active content, forms, metadata, embedded documents.
-    case remove
-}
-
 /// The sanitizer's allow-lists, kept as data so they can be reviewed and tested on their own.
 ///
-/// This is an allow-list, not a deny-list (lesson 9 of lessons-from-the-ios-app.md): anything not named here is
-/// either unwrapped (elements) or dropped (attributes).
+/// This is an allow-list, not a deny-list (a deny-list misses whatever it did not foresee): anything not named
+/// here is either unwrapped (elements) or dropped (attributes); event handlers (`on…`) are refused whatever the
+/// lists say. `SanitizerRules` compiles these lists into the tables the sanitizer looks names up in.
 enum AllowList {
     /// Elements kept as they are.
     static let elements: Set<String> = [
@@ -24,17 +13,24 @@ enum AllowList {
         "u", "ul", "var", "wbr",
     ]
 
-    /// Elements removed together with their content.
+    /// Elements removed together with their content, because that content is not text for people: code,
+    /// styles, metadata, inert templates, embedded documents, and fallbacks no mail viewer ever shows.
     static let removedWithContent: Set<String> = [
-        // active content and embedded documents
-        "script", "style", "iframe", "frame", "frameset", "object", "embed", "applet", "noscript", "template",
-        "noembed", "noframes", "audio", "video", "canvas", "portal",
-        // forms: phishing surface, and their text is never the message
-        "form", "input", "button", "select", "option", "optgroup", "textarea", "datalist", "output",
-        // document metadata
+        "script", "style", "template", "iframe", "frame", "frameset", "noembed", "noframes", "audio", "video",
+        "canvas", "portal", "datalist",
         "head", "meta", "base", "link", "title",
-        // foreign content: its own parsing rules and scriptable attributes
-        "svg", "math",
+        // Office's document properties, when they stand outside the conditional comment that usually hides them
+        "xml",
+        // a form control with no text of its own: its value is not the message
+        "input",
+    ]
+
+    /// Elements whose markup goes (it is active, or a phishing surface) while their text stays, because that
+    /// text is what the sender wrote: labels and values of form controls, the fallback content of plugins, and
+    /// `noscript`, which a browser shows whenever scripts do not run, as in every mail viewer.
+    static let unwrappedForText: Set<String> = [
+        "form", "button", "textarea", "label", "select", "optgroup", "output", "legend", "object", "applet",
+        "noscript", "svg", "math",
     ]
 
     /// Void elements that are removed, but whose misparsed "children" are kept.
@@ -43,25 +39,28 @@ enum AllowList {
     /// inside the embed; removing the embed with its content would lose mail text.
     static let removedVoidElements: Set<String> = ["embed", "param", "source", "track", "keygen", "bgsound"]
 
-    /// Semantic block elements kept as `div`, so the sanitized HTML still breaks lines where the sender meant.
+    /// Block elements kept as `div`, so the sanitized HTML still breaks lines where the sender meant.
+    /// `option` is among them so that the options of a removed `select` read as lines, not as one word.
     static let renamedToDiv: Set<String> = [
-        "section", "article", "header", "footer", "main", "nav", "aside", "address", "hgroup",
+        "section", "article", "header", "footer", "main", "nav", "aside", "address", "hgroup", "fieldset", "option",
     ]
 
     /// Attributes allowed on every kept element.
     ///
     /// `class` is kept: without any stylesheet (every `<style>` is removed) it cannot change rendering, and it
-    /// keeps quote markers such as `gmail_quote` visible to later passes. `id` is dropped: ids become globals in
-    /// a browser (DOM clobbering) and can collide with the viewer's own page.
+    /// keeps quote markers such as `gmail_quote` visible to later passes. `id` is dropped (ids become globals in
+    /// a browser, DOM clobbering, and can collide with the viewer's own page), except the few fixed ids that
+    /// mark a quoted original (`QuoteContainers.markerIDs`), which are rewritten to their canonical spelling.
     static let globalAttributes: Set<String> = [
-        "title", "dir", "lang", "style", "class", "align", "valign", "width", "height", "bgcolor", "color",
+        "title", "dir", "lang", "style", "class", "align", "valign", "width", "height", "bgcolor", "color", "id",
     ]
 
     /// Attributes allowed on specific elements, on top of `globalAttributes`.
     static let elementAttributes: [String: Set<String>] = [
         "a": ["href", "name", "target"],
-        // data-blocked-src is our own marker for a blocked remote image; keeping it makes sanitizing idempotent.
-        "img": ["src", "alt", "width", "height", "data-blocked-src"],
+        // data-blocked-host is our own marker for a blocked remote image: it names the host, never the URL.
+        // data-blocked-src is the older marker, which carried the URL; it is read, but never written.
+        "img": ["src", "alt", "width", "height", "data-blocked-host", "data-blocked-src"],
         "td": ["colspan", "rowspan", "nowrap"],
         "th": ["colspan", "rowspan", "nowrap", "scope"],
         "ol": ["start", "type"],
@@ -73,22 +72,4 @@ enum AllowList {
         "colgroup": ["span"],
         "details": ["open"],
     ]
-
-    /// What to do with an element called `name` (lowercase).
-    static func disposition(of name: String) -> ElementDisposition {
-        if self.elements.contains(name) { return .keep }
-        if self.removedVoidElements.contains(name) { return .unwrap }  // the element goes, its attributes with it
-        if self.removedWithContent.contains(name) { return .remove }
-        if self.renamedToDiv.contains(name) { return .rename("div") }
-        return .unwrap
-    }
-
-    /// Whether the attribute `attribute` (lowercase) may stay on the element `element` (lowercase).
-    ///
-    /// Event handlers (`on…`, any case) are refused before the lists are consulted, so no list can let one in.
-    static func allowsAttribute(_ attribute: String, on element: String) -> Bool {
-        if attribute.hasPrefix("on") { return false }
-        if self.globalAttributes.contains(attribute) { return true }
-        return self.elementAttributes[element]?.contains(attribute) ?? false
-    }
 }

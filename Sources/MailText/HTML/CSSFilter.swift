@@ -70,26 +70,6 @@ enum CSSFilter {
         return declarations
     }
 
-    /// Whether a declaration may stay in sanitized output.
-    static func isAllowed(_ declaration: CSSDeclaration) -> Bool {
-        let property = declaration.property
-        let propertyAllowed =
-            self.allowedProperties.contains(property)
-            || self.allowedPropertyPrefixes.contains(where: { property == $0 || property.hasPrefix($0 + "-") })
-        guard propertyAllowed, !declaration.value.isEmpty else { return false }
-        // Lowercased with whitespace and controls removed, so `u r l (` and `URL(` are caught alike.
-        var compact: [UInt8] = []
-        compact.reserveCapacity(declaration.value.utf8.count)
-        for byte in declaration.value.utf8 {
-            if byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") { return false }
-            if byte <= 0x20 || byte == 0x7F { continue }
-            compact.append(byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte)
-        }
-        for fragment in forbiddenFragmentBytes where contains(compact, fragment) { return false }
-        // Controls inside the value itself (not just at its ends) are refused, as before.
-        return !declaration.value.utf8.contains { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C) || $0 == 0x7F }
-    }
-
     static let forbiddenFragmentBytes: [[UInt8]] = forbiddenValueFragments.map { Array($0.utf8) }
 
     /// Trims ASCII whitespace and control bytes at both ends.
@@ -100,29 +80,20 @@ enum CSSFilter {
         return ArraySlice(bytes[lower..<upper])
     }
 
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard needle.count <= haystack.count, let first = needle.first else { return needle.isEmpty }
-        var index = 0
-        while index + needle.count <= haystack.count {
-            if haystack[index] == first && haystack[index..<(index + needle.count)].elementsEqual(needle) { return true }
-            index += 1
-        }
-        return false
-    }
-
     /// The filtered `style` value, or `nil` when nothing survives (the caller then drops the attribute).
     static func sanitize(_ style: String) -> String? {
-        let kept = self.parse(style).filter(self.isAllowed)
-        guard !kept.isEmpty else { return nil }
-        return kept.map { "\($0.property): \($0.value)" }.joined(separator: "; ")
+        var output: [UInt8] = []
+        var scratch: [UInt8] = []
+        var style = style
+        style.withUTF8 { self.appendSanitized($0, to: &output, compactScratch: &scratch) }
+        return output.isEmpty ? nil : String(decoding: output, as: UTF8.self)
     }
 
     /// Whether inline CSS hides its element: display:none, visibility:hidden, zero font size, zero max-height,
     /// `mso-hide:all` or zero opacity (the usual ways to hide a preheader).
     static func hidesContent(_ style: String) -> Bool {
         for declaration in self.parse(style) {
-            let value = declaration.value.lowercased().replacingOccurrences(of: "!important", with: "")
-                .trimmingCSSWhitespace()
+            let value = self.plainValue(declaration.value)
             switch declaration.property {
             case "display": if value == "none" { return true }
             case "visibility": if value == "hidden" || value == "collapse" { return true }
@@ -135,6 +106,14 @@ enum CSSFilter {
         return false
     }
 
+    /// A value lowercased, without `!important`, trimmed: what the hidden-content and size checks compare.
+    static func plainValue(_ value: String) -> String {
+        var text = value.lowercased()
+        // Most values have no "!" at all: only those pay for the search.
+        if text.utf8.contains(UInt8(ascii: "!")), let range = text.range(of: "!important") { text.removeSubrange(range) }
+        return text.trimmingCSSWhitespace()
+    }
+
     /// A length of zero in any unit: `0`, `0px`, `0pt`, `0em`, `0.0%`.
     static func isZeroLength(_ value: String) -> Bool {
         let number = value.prefix(while: { $0.isNumber || $0 == "." || $0 == "-" || $0 == "+" })
@@ -144,7 +123,7 @@ enum CSSFilter {
 
     /// A CSS length in pixels (`1`, `1px`), for tracking-pixel detection; `nil` for other units or `auto`.
     static func pixels(_ value: String) -> Double? {
-        var text = value.lowercased().replacingOccurrences(of: "!important", with: "").trimmingCSSWhitespace()
+        var text = self.plainValue(value)
         if text.hasSuffix("px") { text.removeLast(2) }
         return Double(text.trimmingCSSWhitespace())
     }
@@ -153,6 +132,11 @@ enum CSSFilter {
 extension StringProtocol {
     /// Trims spaces, tabs, newlines, form feeds and other control characters at both ends.
     func trimmingCSSWhitespace() -> String {
+        // Fast path: printable ASCII at both ends needs no trimming (and no Unicode properties).
+        let whole = String(self)
+        if let first = whole.utf8.first, let last = whole.utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+            return whole
+        }
         let isSpace: (Character) -> Bool = { $0.isWhitespace || $0.isASCIIControl }
         guard let first = self.firstIndex(where: { !isSpace($0) }),
             let last = self.lastIndex(where: { !isSpace($0) })

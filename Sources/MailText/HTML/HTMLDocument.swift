@@ -7,7 +7,7 @@ import Glibc
 /// One parsed libxml2 HTML document, owned for the length of one call.
 ///
 /// The document is a reference type because it owns a C resource: it is freed in `deinit`. It is never stored
-/// or shared between tasks (swift-on-linux.md: "keep each document inside one task"), which is why the public
+/// or shared between tasks (libxml2 documents are not safe to share across threads), which is why the public
 /// types built on it (`HTMLSanitizer`, `HTMLToText`) can be `Sendable` values with no shared mutable state.
 final class HTMLDocument {
     /// The libxml2 document; valid until `self` is released.
@@ -163,6 +163,16 @@ extension UnsafeMutablePointer where Pointee == xmlNode {
         return String(cString: content)
     }
 
+    /// The next node in document order after this node's subtree, staying inside `container`.
+    func following(within container: xmlNodePtr) -> xmlNodePtr? {
+        var current = self
+        while true {
+            if let sibling = current.pointee.next { return sibling }
+            guard let parent = current.pointee.parent, parent != container else { return nil }
+            current = parent
+        }
+    }
+
     /// Detaches the node from the tree and frees it with its whole subtree.
     func removeFromTree() {
         xmlUnlinkNode(self)
@@ -208,29 +218,41 @@ extension UnsafeMutablePointer where Pointee == xmlAttr {
     }
 }
 
-/// One reusable libxml2 HTML parser context per thread.
+/// Reusable libxml2 HTML parser contexts, one per thread and purpose.
 ///
 /// Mail HTML bodies are small (1.7 KB on average in the corpus), so creating a parser context, its name
 /// dictionary and its buffers for every document cost as much as parsing it. A context is only ever used
 /// by the thread that owns it, one document at a time, and `htmlCtxtReadMemory` resets it before each
 /// parse; documents it produced keep their own reference to its dictionary, so they outlive nothing.
+/// The sanitizer's context has its own callbacks (`SanitizingParser`) instead of the tree builder's.
 enum ParserContextCache {
-    private static let key: pthread_key_t? = {
+    enum Purpose {
+        /// Builds a document tree (`HTMLDocument`).
+        case tree
+        /// Streams to the sanitizer.
+        case sanitizing
+    }
+
+    private static let treeKey = makeKey()
+    private static let sanitizingKey = makeKey()
+
+    private static func makeKey() -> pthread_key_t? {
         var key = pthread_key_t()
         let created = pthread_key_create(&key) { pointer in
             if let pointer { htmlFreeParserCtxt(pointer.assumingMemoryBound(to: htmlParserCtxt.self)) }
         }
         return created == 0 ? key : nil
-    }()
+    }
 
-    /// This thread's context, created on first use; `nil` if libxml2 or pthreads refuse (callers then
-    /// parse with a one-off context).
-    static func current() -> htmlParserCtxtPtr? {
-        guard let key else { return nil }
+    /// This thread's context for `purpose`, created on first use; `nil` if libxml2 or pthreads refuse
+    /// (tree callers then parse with a one-off context).
+    static func current(_ purpose: Purpose = .tree) -> htmlParserCtxtPtr? {
+        guard let key = purpose == .tree ? self.treeKey : self.sanitizingKey else { return nil }
         if let existing = pthread_getspecific(key) {
             return existing.assumingMemoryBound(to: htmlParserCtxt.self)
         }
         guard let context = htmlNewParserCtxt() else { return nil }
+        if purpose == .sanitizing { SanitizingParser.configure(context) }
         guard pthread_setspecific(key, context) == 0 else {
             htmlFreeParserCtxt(context)
             return nil

@@ -1,25 +1,29 @@
 import CLibXML2
 
-/// An allow-list HTML sanitizer for mail bodies, built on the libxml2 DOM.
+/// An allow-list HTML sanitizer for mail bodies, built on libxml2's HTML parser.
 ///
 /// It exists so a message can be shown as HTML without running the sender's code, leaking that it was opened,
 /// or mangling its text. Elements are kept, renamed to `div`, unwrapped or removed by tag name (see `AllowList`);
 /// attributes are filtered one by one, URLs by scheme (`URLPolicy`), inline CSS by property and value
-/// (`CSSFilter`), and tracking pixels are removed (`TrackerList`). Comments (including Outlook's conditional
-/// comments) and processing instructions are removed. Text is never touched: all work is on elements and
-/// attributes, never regular expressions over the document (lesson 9 of lessons-from-the-ios-app.md).
+/// (`CSSFilter`), and tracking pixels are removed (`TrackerList`). A blocked remote image keeps only the name of
+/// its host, never its URL. Comments (including Outlook's conditional comments) and processing instructions are
+/// removed. Text is never touched: all work is on elements and attributes as the parser reports them, never
+/// regular expressions over the document, which match text that only looks like markup.
 ///
-/// The output is the content of `<body>` as UTF-8 HTML; sanitizing it again gives the same string.
+/// The parser reports tags and text as it reads them (SAX) and `SanitizingWriter` writes the output at once:
+/// building, editing and serializing a tree cost more than parsing itself. The output is the content of the
+/// body as UTF-8 HTML; sanitizing it again gives the same string.
 ///
 /// ```swift
 /// let safe = HTMLSanitizer().sanitize(#"<p onclick="x()">Hi <img src="https://t.example/p.gif"></p>"#)
-/// // <p>Hi <img data-blocked-src="https://t.example/p.gif"></p>
+/// // <p>Hi <img data-blocked-host="t.example"></p>
 /// ```
 public struct HTMLSanitizer: Sendable {
     /// Choices a caller may make about what is allowed.
     public struct Options: Sendable {
-        /// Moves `http:`/`https:` image sources to `data-blocked-src`, so that showing the mail fetches nothing.
-        /// `cid:` images (parts of the same message) always keep their `src`.
+        /// Drops the `src` of `http:`/`https:` images, so that showing the mail fetches nothing; the image keeps
+        /// only its host, in `data-blocked-host`, for an "images blocked" notice. `cid:` images (parts of the
+        /// same message) always keep their `src`.
         public var blockRemoteImages: Bool = true
 
         /// Creates options; by default remote images are blocked.
@@ -36,177 +40,70 @@ public struct HTMLSanitizer: Sendable {
         self.options = options
     }
 
-    /// Returns the sanitized content of the document's `<body>` as UTF-8 HTML ("" when nothing survives).
+    /// Returns the sanitized content of the document's body as UTF-8 HTML ("" when nothing survives).
     ///
-    /// Parsing is lenient (libxml2's recovering HTML parser), so any input gives some output; the document lives
-    /// only for the length of this call.
+    /// Parsing is lenient (libxml2's recovering HTML parser), so any input gives some output.
     public func sanitize(_ html: String) -> String {
-        guard let document = HTMLDocument(parsing: html), let body = document.body else { return "" }
-        self.clean(childrenOf: body)
-        Self.wrapLeadingInlineContent(of: body)
-        return document.serializeChildren(of: body)
+        var html = html
+        return html.withUTF8 { bytes in
+            guard !bytes.isEmpty, bytes.count < Int(Int32.max) else { return "" }
+            var writer = SanitizingWriter(blockRemoteImages: self.options.blockRemoteImages, expectedSize: bytes.count)
+            withUnsafeMutablePointer(to: &writer) { SanitizingParser.parse(bytes, into: $0) }
+            writer.finish()
+            return String(decoding: writer.output, as: UTF8.self)
+        }
     }
+}
 
-    /// Walks the subtree under `container` iteratively (mail nests deeper than a thread's stack likes).
-    private func clean(childrenOf container: xmlNodePtr) {
-        var next = container.pointee.children
-        while let node = next {
-            let type = node.pointee.type
-            if type == XML_TEXT_NODE {
-                next = Self.following(node, within: container)
-                continue
+/// Runs libxml2's HTML parser with the sanitizer's callbacks on a per-thread parser context.
+enum SanitizingParser {
+    /// The parser options of every parse; see `HTMLDocument` for why each is needed.
+    static let options = Int32(
+        HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue
+            | HTML_PARSE_RECOVER.rawValue | HTML_PARSE_IGNORE_ENC.rawValue | XML_PARSE_HUGE.rawValue
+    )
+
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, into writer: UnsafeMutablePointer<SanitizingWriter>) {
+        _ = LibXML2Setup.initialized
+        let cached = ParserContextCache.current(.sanitizing)
+        var oneOff: htmlParserCtxtPtr? = nil
+        defer { if let oneOff { htmlFreeParserCtxt(oneOff) } }
+        if cached == nil, let context = htmlNewParserCtxt() {
+            // No per-thread context (pthreads refused one): a context for this call alone loses nothing.
+            self.configure(context)
+            oneOff = context
+        }
+        guard let context = cached ?? oneOff else { return }
+        context.pointee.userData = UnsafeMutableRawPointer(writer)
+        defer { context.pointee.userData = UnsafeMutableRawPointer(context) }
+        bytes.withMemoryRebound(to: CChar.self) { chars in
+            // No start-of-document callback is set, so no tree is built; free one defensively all the same.
+            if let document = htmlCtxtReadMemory(context, chars.baseAddress, Int32(chars.count), nil, "UTF-8", self.options) {
+                xmlFreeDoc(document)
             }
-            guard type == XML_ELEMENT_NODE, let name = node.elementName else {
-                // comments (conditional comments too), processing instructions, CDATA, DTD fragments
-                next = Self.following(node, within: container)
-                node.removeFromTree()
-                continue
-            }
-            let disposition = node.isNestedParagraph ? .unwrap : AllowList.disposition(of: name)
-            switch disposition {
-            case .remove:
-                next = Self.following(node, within: container)
-                node.removeFromTree()
-                continue
-            case .unwrap:
-                next = Self.unwrap(node, within: container)
-                continue
-            case .rename(let newName):
-                xmlNodeSetName(node, newName)
-                self.filterAttributes(of: node, named: newName)
-            case .keep:
-                if name == "img" && TrackerList.isTrackingPixel(node) {
-                    next = Self.following(node, within: container)
-                    node.removeFromTree()
-                    continue
-                }
-                self.filterAttributes(of: node, named: name)
-            }
-            next = node.pointee.children ?? Self.following(node, within: container)
         }
     }
 
-    /// Block elements that end a leading run of inline content.
-    static let blockElements: Set<String> = [
-        "div", "p", "table", "blockquote", "ul", "ol", "dl", "pre", "hr", "h1", "h2", "h3", "h4", "h5", "h6",
-        "center", "figure", "details",
-    ]
-
-    /// Wraps text and inline elements at the very start of the body in a `div`.
-    ///
-    /// Parsing bare leading text again makes libxml2 invent a `<p>` around it, so without this wrapper
-    /// `sanitize(sanitize(x))` would differ from `sanitize(x)`. A `div` around leading inline content renders
-    /// the same.
-    private static func wrapLeadingInlineContent(of body: xmlNodePtr) {
-        // Whitespace at the edges of the body never renders, and the parser drops it on the second pass.
-        while let edge = body.pointee.children, Self.isWhitespaceText(edge) { edge.removeFromTree() }
-        while let edge = body.pointee.last, Self.isWhitespaceText(edge) { edge.removeFromTree() }
-        guard let first = body.pointee.children, first.pointee.type == XML_TEXT_NODE,
-            first.textContent.contains(where: { !$0.isWhitespace })
-        else { return }
-        guard let wrapper = xmlNewDocNode(body.pointee.doc, nil, "div", nil) else { return }
-        xmlAddPrevSibling(first, wrapper)
-        var next: xmlNodePtr? = first
-        while let node = next, !(node.elementName.map { self.blockElements.contains($0) } ?? false) {
-            next = node.pointee.next
-            xmlUnlinkNode(node)
-            xmlAddChild(wrapper, node)
+    /// Replaces the tree-building callbacks of a fresh context by the sanitizer's; everything else is off.
+    static func configure(_ context: htmlParserCtxtPtr) {
+        guard let handler = context.pointee.sax else { return }
+        handler.pointee = htmlSAXHandler()
+        handler.pointee.startElement = { userData, name, attributes in
+            guard let userData, let name else { return }
+            userData.assumingMemoryBound(to: SanitizingWriter.self).pointee
+                .startElement(name, attributes: AttributeList(pointer: attributes))
         }
-    }
-
-    private static func isWhitespaceText(_ node: xmlNodePtr) -> Bool {
-        node.pointee.type == XML_TEXT_NODE && node.textContent.allSatisfy(\.isWhitespace)
-    }
-
-    /// Filters the attributes of a kept element in place.
-    private func filterAttributes(of element: xmlNodePtr, named name: String) {
-        var opensExternally = false
-        var blockedSource: String? = nil
-        var property = element.pointee.properties
-        while let attribute = property {
-            property = attribute.pointee.next
-            let attributeName = attribute.lowercasedName
-            guard attribute.pointee.ns == nil, AllowList.allowsAttribute(attributeName, on: name) else {
-                xmlRemoveProp(attribute)
-                continue
-            }
-            let value = attribute.value
-            let replacement: String?
-            switch attributeName {
-            case "style":
-                replacement = CSSFilter.sanitize(value)
-            case "href", "cite":
-                switch URLPolicy.link(value) {
-                case .keep(let url, let external):
-                    replacement = url
-                    if attributeName == "href" { opensExternally = external }
-                case .drop:
-                    replacement = nil
-                }
-            case "src":
-                switch URLPolicy.image(value) {
-                case .inline(let url):
-                    replacement = url
-                case .remote(let url):
-                    if self.options.blockRemoteImages {
-                        blockedSource = url
-                        replacement = nil
-                    } else {
-                        replacement = url
-                    }
-                case .drop:
-                    replacement = nil
-                }
-            case "data-blocked-src":
-                switch URLPolicy.image(value) {
-                case .remote(let url): replacement = url
-                case .inline, .drop: replacement = nil
-                }
-            case "target":
-                replacement = nil  // set again below, only for links that leave the message
-            default:
-                replacement = value  // allow-listed plain attribute (a switch over strings, not our enum)
-            }
-            if let replacement {
-                if replacement != value { element.setAttribute(attributeName, to: replacement) }
-            } else {
-                xmlRemoveProp(attribute)
-            }
+        handler.pointee.endElement = { userData, _ in
+            userData?.assumingMemoryBound(to: SanitizingWriter.self).pointee.endElement()
         }
-        if name == "a" && opensExternally {
-            element.setAttribute("target", to: "_blank")
-            element.setAttribute("rel", to: "noopener noreferrer")
+        let characters: charactersSAXFunc = { userData, text, length in
+            guard let userData, let text, length > 0 else { return }
+            userData.assumingMemoryBound(to: SanitizingWriter.self).pointee
+                .characters(UnsafeBufferPointer(start: text, count: Int(length)))
         }
-        if let blockedSource {
-            element.setAttribute("data-blocked-src", to: blockedSource)
-        }
-    }
-
-    /// Replaces `element` by its children and returns the node the walk continues with (the first moved child).
-    private static func unwrap(_ element: xmlNodePtr, within container: xmlNodePtr) -> xmlNodePtr? {
-        var firstMoved: xmlNodePtr? = nil
-        while let child = element.pointee.children {
-            xmlUnlinkNode(child)
-            // xmlAddPrevSibling may merge a text child into a preceding text node and return that node instead;
-            // revisiting a text node is harmless.
-            guard let placed = xmlAddPrevSibling(element, child) else {
-                xmlFreeNode(child)
-                continue
-            }
-            if firstMoved == nil { firstMoved = placed }
-        }
-        let after = Self.following(element, within: container)
-        element.removeFromTree()
-        return firstMoved ?? after
-    }
-
-    /// The next node in document order after `node`'s subtree, staying inside `container`.
-    static func following(_ node: xmlNodePtr, within container: xmlNodePtr) -> xmlNodePtr? {
-        var current = node
-        while true {
-            if let sibling = current.pointee.next { return sibling }
-            guard let parent = current.pointee.parent, parent != container else { return nil }
-            current = parent
-        }
+        handler.pointee.characters = characters
+        handler.pointee.ignorableWhitespace = characters
+        // Script and style content arrives as CDATA; both are removed, so it is dropped here.
+        handler.pointee.cdataBlock = { _, _, _ in }
     }
 }

@@ -20,7 +20,7 @@ public struct HTMLConversion: Sendable, Equatable {
 
 /// Converts HTML mail bodies to plain text for chat bubbles, by walking the libxml2 DOM (never by regex).
 ///
-/// Block elements break lines (`</div>` too: Gmail's HTML is div-based, lesson 12), lists get "• " or "1. ",
+/// Block elements break lines (`</div>` too: Gmail's HTML is div-based), lists get "• " or "1. ",
 /// table rows become lines with cells joined by " | ", links read `text (url)`, images `[image: alt]`, hidden
 /// content (preheaders, `display:none`, …) and tracking pixels produce nothing, and `&nbsp;` is a plain space.
 ///

@@ -3,10 +3,14 @@ import CLibXML2
 /// Finds and removes the quoted history that mail clients append to replies, by DOM inspection.
 ///
 /// Each client marks its quote differently, so each rule names the client it comes from. Removal is by element,
-/// never by searching the text for "On … wrote:" across the document (lesson 10 of lessons-from-the-ios-app.md:
-/// that cut at the first "on " in the mail). Two kinds of marker exist:
+/// never by searching the text for "On … wrote:" across the document (such a search cuts at the first "on "
+/// of the mail). Three kinds of marker exist:
 /// - a container that holds the whole quote (Gmail, Apple Mail, Yahoo, ProtonMail, Thunderbird), removed alone;
-/// - a header that starts the quote (Outlook), removed with everything after it in its container.
+/// - a header that starts the quote (Outlook, Hotmail), removed with everything after it in its container;
+/// - a plain or left-bordered `blockquote` that ends the message (mail.ru, Yandex and many others), removed
+///   only when nothing follows it: a quote with reply text after it is an interleaved answer and stays.
+/// A container or trailing quote takes the attribution line just above it ("… wrote:") with it. A Gmail or
+/// ProtonMail container that also holds the sender's own text (answers between its quotes, a forward) stays.
 enum QuoteContainers {
     /// What to do with an element that marks a quote.
     enum Removal: Equatable {
@@ -31,33 +35,53 @@ enum QuoteContainers {
         "outlookmessageheader"  // Outlook 2003-era "-----Original Message-----" block
     ]
 
-    /// Element ids of reply headers that start a quote.
-    static let headerIDs: Set<String> = [
-        "divrplyfwdmsg",  // Outlook on the web / new Outlook: the From/Sent/To/Subject block
-        "appendonsend",  // Outlook on the web: the empty marker after which the original is appended
+    /// Element ids that mark where a quoted original starts (lowercased), with the spelling the clients use,
+    /// which the sanitizer writes back: they are the only ids it keeps.
+    static let markerIDs: [String: String] = [
+        "divrplyfwdmsg": "divRplyFwdMsg",  // Outlook on the web / new Outlook: the From/Sent/To/Subject block
+        "appendonsend": "appendonsend",  // Outlook on the web: the empty marker after which the original is appended
+        "stopspelling": "stopSpelling",  // Hotmail: the <hr> above the original's header lines
     ]
+
+    /// Classes of `div` containers whose quotes are `blockquote`s inside them, so that any other text in them
+    /// is the sender's: answers written between the quotes (Gmail puts them inside its container) or a
+    /// forwarded message (Gmail forwards sit in the same container, with no blockquote). Yahoo's container
+    /// holds its quote as plain `div`s, so it is not among them.
+    static let blockquoteContainerClasses: Set<String> = ["gmail_quote", "gmail_quote_container", "protonmail_quote"]
 
     /// Inline-style fragments (lowercased, spaces removed) of Outlook desktop's reply header border.
     static let headerBorderStyles: [String] = ["border-top:solid#e1e1e1", "border-top:solid#b5c4df"]
 
-    /// Endings of attribution lines ("On Mon, Bob <b@x> wrote:") in a few languages.
-    static let attributionEndings: [String] = [
-        "wrote:", "schrieb:", "a écrit :", "a écrit:", "escribió:", "scrisse:", "schreef:", "skrev:",
-    ]
+    /// The canonical spelling of a marker id, accepting quoted-printable debris (`3D"divRplyFwdMsg"`).
+    static func markerID(_ raw: String) -> String? {
+        self.markerIDs[self.normalizedName(Substring(raw))]
+    }
+
+    /// A class or id name lowercased, without the `3D"…"` that quoted-printable leaves when a message's HTML
+    /// was stored undecoded (`class=3D"gmail_quote"` parses as the class `3d"gmail_quote"`).
+    static func normalizedName(_ raw: Substring) -> String {
+        var name = Substring(raw.lowercased())
+        if name.hasPrefix("3d\"") || name.hasPrefix("3d'") { name = name.dropFirst(2) }
+        while let first = name.first, first == "\"" || first == "'" { name = name.dropFirst() }
+        while let last = name.last, last == "\"" || last == "'" { name = name.dropLast() }
+        return String(name)
+    }
 
     /// Whether `element` marks a quote, and how it is removed.
-    static func removal(for element: xmlNodePtr, named name: String) -> Removal? {
-        let classes = element.classTokens
-        if classes.contains(where: { self.containerClasses.contains(String($0)) }) { return .container }
+    static func removal(for element: xmlNodePtr, named name: String, within root: xmlNodePtr) -> Removal? {
+        let classes = element.classTokens.map(self.normalizedName)
+        if classes.contains(where: self.containerClasses.contains) { return .container }
         if name == "blockquote", element.attribute("type")?.trimmingCSSWhitespace().lowercased() == "cite" {
             return .container  // Apple Mail and Thunderbird
         }
-        if classes.contains(where: { self.headerClasses.contains(String($0)) }) { return .fromHereOn }
-        if let id = element.attribute("id"), self.headerIDs.contains(id.lowercased()) { return .fromHereOn }
+        if classes.contains(where: self.headerClasses.contains) { return .fromHereOn }
+        if let id = element.attribute("id"), self.markerID(id) != nil { return .fromHereOn }
         if name == "div", let style = element.attribute("style") {
             let compact = String(style.lowercased().filter { !$0.isWhitespace })
             if self.headerBorderStyles.contains(where: { compact.contains($0) }) { return .fromHereOn }
         }
+        // Outlook, in every language: a rule, then From/Sent/To/Subject lines.
+        if name == "hr", QuoteLines.headerBlockFollows(element, within: root) { return .fromHereOn }
         return nil
     }
 
@@ -66,26 +90,30 @@ enum QuoteContainers {
         var removedAny = false
         var next = root.pointee.children
         while let node = next {
-            guard let name = node.elementName, let removal = self.removal(for: node, named: name) else {
-                next = node.pointee.children ?? HTMLSanitizer.following(node, within: root)
+            guard let name = node.elementName, let removal = self.removal(for: node, named: name, within: root) else {
+                next = node.pointee.children ?? node.following(within: root)
+                continue
+            }
+            if removal == .container && self.holdsSendersText(node, named: name) {
+                next = node.following(within: root)  // interleaved answers or a forward: nothing inside is removed
                 continue
             }
             removedAny = true
             switch removal {
             case .container:
-                self.removeAttribution(before: node)
-                if node.classTokens.contains("moz-cite-prefix"), let quote = node.nextElementSibling,
-                    quote.elementName == "blockquote"
+                QuoteAttribution.remove(before: node, within: root)
+                if node.classTokens.contains(where: { self.normalizedName($0) == "moz-cite-prefix" }),
+                    let quote = node.nextElementSibling, quote.elementName == "blockquote"
                 {
                     quote.removeFromTree()  // Thunderbird's blockquote follows its prefix
                 }
-                next = HTMLSanitizer.following(node, within: root)
+                next = node.following(within: root)
                 node.removeFromTree()
             case .fromHereOn:
                 let top = self.outermostStart(of: node, within: root)
                 self.removeSeparators(before: top)
                 let parent = top.pointee.parent
-                next = parent.flatMap { $0 == root ? nil : HTMLSanitizer.following($0, within: root) }
+                next = parent.flatMap { $0 == root ? nil : $0.following(within: root) }
                 var current: xmlNodePtr? = top
                 while let doomed = current {
                     current = doomed.pointee.next
@@ -93,7 +121,45 @@ enum QuoteContainers {
                 }
             }
         }
+        while let quote = TrailingQuote.find(under: root) {
+            QuoteAttribution.remove(before: quote, within: root)
+            quote.removeFromTree()
+            removedAny = true
+        }
         return removedAny
+    }
+
+    /// Whether a quote container holds text of the sender's: answers beside its blockquotes (any text there
+    /// but an attribution), or a forwarded message (Gmail's attribution then opens with a dashed line,
+    /// "---------- Forwarded message ---------", in every language).
+    static func holdsSendersText(_ container: xmlNodePtr, named name: String) -> Bool {
+        guard name != "blockquote",
+            container.classTokens.contains(where: { self.blockquoteContainerClasses.contains(self.normalizedName($0)) })
+        else { return false }
+        var text = ""
+        var hasBlockquote = false
+        var next = container.pointee.children
+        while let current = next {
+            if let childName = current.elementName {
+                if current.classTokens.contains(where: { self.normalizedName($0) == "gmail_attr" }) {
+                    if QuoteLines.text(of: current).trimmingCSSWhitespace().hasPrefix("-----") { return true }
+                    next = current.following(within: container)
+                    continue
+                }
+                if childName == "blockquote" || TextExtractor.invisibleElements.contains(childName) {
+                    hasBlockquote = hasBlockquote || childName == "blockquote"
+                    next = current.following(within: container)
+                    continue
+                }
+                if childName == "img" { text += " [image] " }
+                if QuoteLines.lineBreakingElements.contains(childName) { text += " " }
+            } else if current.pointee.type == XML_TEXT_NODE || current.pointee.type == XML_CDATA_SECTION_NODE {
+                text += current.textContent
+            }
+            next = current.pointee.children ?? current.following(within: container)
+        }
+        let line = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return hasBlockquote && !line.isEmpty && !QuoteAttribution.isAttribution(line)
     }
 
     /// Climbs from a reply header to the outermost ancestor that starts with it, so that "everything after"
@@ -118,7 +184,7 @@ enum QuoteContainers {
     }
 
     /// Whether a node shows anything: an element other than `br`, or text that is not only whitespace.
-    private static func isMeaningful(_ node: xmlNodePtr) -> Bool {
+    static func isMeaningful(_ node: xmlNodePtr) -> Bool {
         switch node.pointee.type {
         case XML_ELEMENT_NODE: return node.elementName != "br"
         case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
@@ -138,32 +204,5 @@ enum QuoteContainers {
                 return
             }
         }
-    }
-
-    /// Removes an "On … wrote:" attribution standing just before a quote container (Apple Mail puts it in a
-    /// `div` before `<blockquote type=cite>`; some clients leave it as bare text followed by `<br>`).
-    private static func removeAttribution(before node: xmlNodePtr) {
-        var sibling = node.pointee.prev
-        var skipped: [xmlNodePtr] = []
-        while let candidate = sibling {
-            sibling = candidate.pointee.prev
-            guard self.isMeaningful(candidate) else {
-                skipped.append(candidate)
-                continue
-            }
-            guard self.isAttribution(candidate) else { return }
-            candidate.removeFromTree()
-            for node in skipped where node.elementName == "br" { node.removeFromTree() }
-            return
-        }
-    }
-
-    private static func isAttribution(_ node: xmlNodePtr) -> Bool {
-        guard let content = xmlNodeGetContent(node) else { return false }
-        defer { chatmail_xmlFree(content) }
-        let text = String(cString: content).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-        guard !text.isEmpty, text.count <= 400 else { return false }
-        let lowered = text.lowercased()
-        return self.attributionEndings.contains(where: { lowered.hasSuffix($0) })
     }
 }

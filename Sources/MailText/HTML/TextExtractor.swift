@@ -2,17 +2,14 @@ import CLibXML2
 
 /// Turns a libxml2 DOM subtree into plain text the way a browser would lay it out, line by line.
 ///
-/// Block elements break lines (including `</div>`, `</li>` and `</tr>`: Gmail's HTML is div-based, lesson 12),
+/// Block elements break lines (including `</div>`, `</li>` and `</tr>`: Gmail's HTML is div-based),
 /// paragraphs and headings are separated by a blank line, lists get bullets or numbers, table rows become lines
 /// with cells joined by " | ", `pre` keeps its whitespace, hidden content is skipped and whitespace collapses as
 /// in a browser. The walk is iterative, so 400-level reply chains cost no stack.
 struct TextExtractor {
-    /// Elements whose content never shows as text.
-    static let invisibleElements: Set<String> = [
-        "script", "style", "head", "title", "template", "noscript", "svg", "math", "iframe", "object",
-        "applet", "frame", "frameset", "noembed", "noframes", "audio", "video", "canvas", "select", "option",
-        "textarea", "input", "button", "meta", "link", "base", "datalist",
-    ]
+    /// Elements whose content never shows as text: the ones the sanitizer removes with their content, so
+    /// that raw and sanitized HTML read the same (form controls, `noscript` and plugin fallbacks do show).
+    static let invisibleElements: Set<String> = AllowList.removedWithContent
 
     /// Elements that end the current line.
     static let lineBlocks: Set<String> = [
@@ -46,6 +43,10 @@ struct TextExtractor {
     private var lists: [ListState] = []
     private var rowHasContent: [Bool] = []
     private var links: [LinkState] = []
+    /// Inside a `div` or `p` that has shown nothing yet, and whether it held a non-breaking space: a block of
+    /// only `&nbsp;` is a blank line in a browser (Yandex, mail.ru and Outlook space paragraphs with them).
+    private var blockIsBlank = false
+    private var blockHasNonBreakingSpace = false
 
     /// The text of everything under `root` (not including `root`'s own tag).
     static func text(under root: xmlNodePtr) -> String {
@@ -96,6 +97,7 @@ struct TextExtractor {
         switch name {
         case "br":
             if !self.output.isEmpty { self.pendingNewlines += 1 }
+            self.blockIsBlank = false
             return false
         case "img":
             if !TrackerList.isTrackingPixel(node), let alt = node.attribute("alt"),
@@ -135,6 +137,10 @@ struct TextExtractor {
             } else if Self.lineBlocks.contains(name) {
                 self.requestBreak(1)
             }
+            if name == "div" || name == "p" {
+                self.blockIsBlank = true
+                self.blockHasNonBreakingSpace = false
+            }
         }
         return true
     }
@@ -165,6 +171,11 @@ struct TextExtractor {
             } else if Self.lineBlocks.contains(name) {
                 self.requestBreak(1)
             }
+            if (name == "div" || name == "p") && self.blockIsBlank && self.blockHasNonBreakingSpace && !self.output.isEmpty {
+                self.pendingNewlines += 1
+            }
+            self.blockIsBlank = false
+            self.blockHasNonBreakingSpace = false
         }
     }
 
@@ -209,7 +220,8 @@ struct TextExtractor {
         let preformatted = self.preDepth > 0
         for scalar in text.unicodeScalars {
             if preformatted {
-                if scalar == "\n" {
+                // U+2028 and U+2029 break lines too; written as they are they could act on a terminal.
+                if scalar == "\n" || scalar == "\u{2028}" || scalar == "\u{2029}" {
                     self.pendingNewlines += 1
                     self.pendingSpace = false
                 } else if scalar != "\r" {
@@ -218,8 +230,9 @@ struct TextExtractor {
                 }
             } else if Self.invisibleScalars.contains(scalar) {
                 continue
-            } else if collapsing && scalar.properties.isWhitespace {
+            } else if (collapsing && scalar.properties.isWhitespace) || scalar == "\u{2028}" || scalar == "\u{2029}" {
                 self.pendingSpace = true
+                if scalar == "\u{00A0}" { self.blockHasNonBreakingSpace = true }
             } else {
                 self.beginContent(preformatted: false)
                 self.output.unicodeScalars.append(scalar)
@@ -235,6 +248,7 @@ struct TextExtractor {
             && self.pendingMarker == nil
         {
             if self.rowHasContent.last == false { self.rowHasContent[self.rowHasContent.count - 1] = true }
+            self.blockIsBlank = false
             return
         }
         var atLineStart = self.output.isEmpty || self.output.hasSuffix("\n")
@@ -252,6 +266,7 @@ struct TextExtractor {
         self.pendingNewlines = 0
         self.pendingSpace = false
         self.pendingSeparator = false
+        self.blockIsBlank = false
         if !self.rowHasContent.isEmpty { self.rowHasContent[self.rowHasContent.count - 1] = true }
         if atLineStart && !self.lists.isEmpty {
             self.output.append(String(repeating: "  ", count: self.lists.count - 1))

@@ -33,7 +33,7 @@ struct TrackerRule: Sendable {
 ///
 /// Removing these images costs the reader nothing (they are invisible) and stops the sender from learning when
 /// and where the mail was read, even when remote images are allowed. Hosts and paths are compared as plain
-/// lowercased text, never as regular expressions (lesson 9: the iOS app's unescaped patterns matched too much).
+/// lowercased text, never as regular expressions (unescaped regex patterns match far more than meant).
 enum TrackerList {
     static let rules: [TrackerRule] = [
         TrackerRule(host: .domain("mailtrack.io")),
@@ -64,26 +64,35 @@ enum TrackerList {
 }
 
 extension TrackerList {
-    /// Whether an `<img>` is a tracking pixel: 1×1 or smaller (attributes or inline CSS), hidden by inline CSS,
-    /// or loaded from a known tracker (its `src`, or the `data-blocked-src` of an already sanitized image).
+    /// Whether an `<img>` element is a tracking pixel (see `isTrackingPixel(attribute:)`).
     static func isTrackingPixel(_ image: xmlNodePtr) -> Bool {
+        self.isTrackingPixel { image.attribute($0) }
+    }
+
+    /// Whether an image is a tracking pixel: 1×1 or smaller (attributes or inline CSS), hidden by inline CSS,
+    /// or loaded from a known tracker (its `src`, the URL of an older `data-blocked-src` marker, or the host
+    /// of an already sanitized image). `attribute` gives an attribute's decoded value by lowercase name.
+    static func isTrackingPixel(attribute: (String) -> String?) -> Bool {
         for dimension in ["width", "height"] {
-            if let value = image.attribute(dimension), let pixels = CSSFilter.pixels(value), pixels <= 1 {
+            if let value = attribute(dimension), let pixels = CSSFilter.pixels(value), pixels <= 1 {
                 return true
             }
         }
-        if let style = image.attribute("style") {
+        if let style = attribute("style") {
             if CSSFilter.hidesContent(style) { return true }
             for declaration in CSSFilter.parse(style) where declaration.property == "width" || declaration.property == "height" {
                 if let pixels = CSSFilter.pixels(declaration.value), pixels <= 1 { return true }
             }
         }
         for sourceAttribute in ["src", "data-blocked-src"] {
-            guard let raw = image.attribute(sourceAttribute) else { continue }
+            guard let raw = attribute(sourceAttribute) else { continue }
             switch URLPolicy.image(raw) {
             case .remote(let url): if self.isTracker(url) { return true }
             case .inline, .drop: continue
             }
+        }
+        if let host = attribute("data-blocked-host").flatMap(URLPolicy.validatedHost) {
+            return self.rules.contains { $0.pathContains == nil && $0.matches(host: host, path: "") }
         }
         return false
     }

@@ -66,14 +66,120 @@ enum URLPolicy {
 
     /// The lowercased host and the path-and-query of an absolute `http(s)` URL, for tracker matching.
     static func hostAndPath(of url: String) -> (host: String, path: String)? {
-        guard let range = url.range(of: "://") else { return nil }
-        let rest = url[range.upperBound...]
-        let hostEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
+        let utf8 = url.utf8
+        // "://" found on bytes: this runs for every remote image.
+        var cursor = utf8.startIndex
+        var authorityStart: String.Index? = nil
+        while cursor < utf8.endIndex {
+            if utf8[cursor] == UInt8(ascii: ":") {
+                let slash1 = utf8.index(after: cursor)
+                if slash1 < utf8.endIndex, utf8[slash1] == UInt8(ascii: "/") {
+                    let slash2 = utf8.index(after: slash1)
+                    if slash2 < utf8.endIndex, utf8[slash2] == UInt8(ascii: "/") {
+                        authorityStart = utf8.index(after: slash2)
+                        break
+                    }
+                }
+            }
+            cursor = utf8.index(after: cursor)
+        }
+        guard let authorityStart else { return nil }
+        let rest = url[authorityStart...]
+        let hostEnd = rest.utf8.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") })
+            ?? rest.endIndex
         var authority = rest[..<hostEnd]
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        if let colon = authority.lastIndex(of: ":") { authority = authority[..<colon] }
+        if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) { authority = authority[authority.index(after: at)...] }
+        if let colon = authority.utf8.lastIndex(of: UInt8(ascii: ":")) { authority = authority[..<colon] }
         let host = authority.lowercased()
         guard !host.isEmpty else { return nil }
         return (host, String(rest[hostEnd...]).lowercased())
+    }
+
+    /// The host of a remote image's URL, for an "images blocked" notice: the URL itself (its path and query
+    /// often identify the reader) is never kept.
+    static func displayHost(of url: String) -> String? {
+        self.hostAndPath(of: url).flatMap { self.validatedHost($0.host) }
+    }
+
+    /// `text` lowercased when it is a plain host name or IPv4 address (letters, digits, dots and hyphens), so
+    /// that nothing else can pass as a host; otherwise `nil`.
+    static func validatedHost(_ text: String) -> String? {
+        let host = text.lowercased()
+        let isHostByte: (UInt8) -> Bool = {
+            ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+        }
+        guard !host.isEmpty, host.utf8.count <= 253, host.utf8.allSatisfy(isHostByte) else { return nil }
+        return host
+    }
+
+    /// What a URL in an attribute is, judged on its bytes as `link(_:)` and `image(_:)` judge a string.
+    enum Kind: Equatable {
+        /// `#fragment`, a link inside the message (a bare `#` is `.unusable`).
+        case fragment
+        /// `http:` or `https:`.
+        case web
+        case mailto
+        /// `cid:`, a part of the same message.
+        case contentID
+        /// Relative, another scheme, empty, or holding control characters: never kept.
+        case unusable
+    }
+
+    /// Cleans an attribute value the way `clean(_:)` does and classifies it, writing the cleaned URL into
+    /// `cleaned` (tabs and line breaks removed, spaces and C0 controls trimmed at the ends).
+    ///
+    /// Works on bytes because it runs for every link of every newsletter. A value with a non-ASCII byte at
+    /// either end (Unicode whitespace, which `clean(_:)` also trims) goes through the string functions.
+    static func classify(_ raw: UnsafeBufferPointer<UInt8>, cleaned: inout [UInt8]) -> Kind {
+        cleaned.removeAll(keepingCapacity: true)
+        var lower = 0, upper = raw.count
+        while lower < upper, raw[lower] <= 0x20 { lower += 1 }
+        while upper > lower, raw[upper - 1] <= 0x20 { upper -= 1 }
+        guard lower < upper else { return .unusable }
+        if raw[lower] >= 0x80 || raw[upper - 1] >= 0x80 {
+            return self.classifyAsString(String(decoding: raw, as: UTF8.self), cleaned: &cleaned)
+        }
+        for index in lower..<upper {
+            let byte = raw[index]
+            if byte == 0x09 || byte == 0x0A || byte == 0x0D { continue }
+            if byte < 0x20 || byte == 0x7F { return .unusable }
+            cleaned.append(byte)
+        }
+        return self.kind(ofCleaned: cleaned)
+    }
+
+    private static func classifyAsString(_ raw: String, cleaned: inout [UInt8]) -> Kind {
+        guard let url = self.clean(raw), !url.isEmpty else { return .unusable }
+        cleaned.append(contentsOf: url.utf8)
+        return self.kind(ofCleaned: cleaned)
+    }
+
+    private static func kind(ofCleaned url: [UInt8]) -> Kind {
+        guard let first = url.first else { return .unusable }
+        if first == UInt8(ascii: "#") { return url.count > 1 ? .fragment : .unusable }
+        guard let colon = url.firstIndex(of: UInt8(ascii: ":")), colon > 0, Self.isLetter(first) else { return .unusable }
+        var scheme: UInt64 = 0  // up to eight lowercased bytes, enough for every scheme compared below
+        for index in 0..<colon {
+            let byte = url[index]
+            guard Self.isLetter(byte) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2B || byte == 0x2D || byte == 0x2E
+            else { return .unusable }
+            if index < 8 { scheme |= UInt64(byte | 0x20) << (8 * UInt64(index)) }
+        }
+        guard colon <= 8 else { return .unusable }
+        if scheme == Self.http || scheme == Self.https { return .web }
+        if scheme == Self.mailto { return .mailto }
+        return scheme == Self.cid ? .contentID : .unusable
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
+
+    private static let http = packed("http"), https = packed("https"), mailto = packed("mailto"), cid = packed("cid")
+
+    private static func packed(_ scheme: StaticString) -> UInt64 {
+        var value: UInt64 = 0
+        for index in 0..<scheme.utf8CodeUnitCount { value |= UInt64(scheme.utf8Start[index]) << (8 * UInt64(index)) }
+        return value
     }
 }

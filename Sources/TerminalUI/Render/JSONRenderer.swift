@@ -1,7 +1,7 @@
 import ChatmailStore
 import Foundation
 
-/// Renders store values as the JSON shapes of `cli.md` (camelCase keys, ISO 8601 dates with offset).
+/// Renders store values as the JSON shapes scripts read (camelCase keys, ISO 8601 dates with offset).
 ///
 /// Keys are sorted and optional values are written as `null` rather than left out, so scripts can rely
 /// on every key being present. Output stays terminal-safe: JSON already escapes C0 controls, and this

@@ -59,7 +59,7 @@ public struct MessageView: Sendable, Equatable {
 
 extension JSONRenderer {
     /// `view --json`: `{from, to, cc, subject, date, text, quotedTextRemoved, isNewsletter,
-    /// newsletterReasons, attachments, sanitizedHtml}` (cli.md), with `--full` giving the original text.
+    /// newsletterReasons, attachments, sanitizedHtml}`, with `--full` giving the original text.
     public func render(_ view: MessageView, fullText: Bool) throws -> String {
         try encode(MessageViewJSON(
             from: view.from.map(AddressJSON.init), to: view.to.map(AddressJSON.init), cc: view.cc.map(AddressJSON.init),

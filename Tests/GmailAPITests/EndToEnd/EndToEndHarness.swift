@@ -70,7 +70,7 @@ struct EndToEnd: @unchecked Sendable {
         userID: String = "me"
     ) -> GmailClient {
         GmailClient(
-            configuration: .init(baseURL: baseURL, userID: userID, batchSize: batchSize, maxAttempts: maxAttempts, timeoutSeconds: 10),
+            configuration: .init(baseURL: baseURL, userID: userID, batchSize: batchSize, maxAttempts: maxAttempts, timeouts: .uniform(10)),
             transport: URLSessionTransport(), tokens: tokens, pacer: pacer, sleeper: sleeper ?? self.sleeper, random: random)
     }
 

@@ -66,3 +66,31 @@ import Testing
         )
     }
 }
+
+extension HTMLCorpusSweepTests {
+    @Test("sanitizing any corpus mail twice gives the same HTML as sanitizing it once")
+    func idempotentOnCorpus() throws {
+        let inputs = Self.inputs()
+        try #require(!inputs.isEmpty)
+        for options in [HTMLSanitizer.Options(blockRemoteImages: true), .init(blockRemoteImages: false)] {
+            let sanitizer = HTMLSanitizer(options: options)
+            var unstable: [Int] = []
+            for (index, input) in inputs.enumerated() {
+                let once = sanitizer.sanitize(input)
+                if sanitizer.sanitize(once) != once { unstable.append(index) }
+            }
+            #expect(unstable.isEmpty, "unstable inputs: \(unstable.prefix(20))")
+        }
+    }
+
+    @Test("no sanitized corpus mail keeps a remote image URL when remote images are blocked")
+    func noRemoteImageURLs() throws {
+        let inputs = Self.inputs()
+        try #require(!inputs.isEmpty)
+        let sanitizer = HTMLSanitizer()
+        let imageURL = #/<img[^>]*(src|data-blocked-src)\s*=\s*["']?https?:/#.ignoresCase()
+        for (index, input) in inputs.enumerated() {
+            #expect(sanitizer.sanitize(input).firstMatch(of: imageURL) == nil, "input \(index)")
+        }
+    }
+}

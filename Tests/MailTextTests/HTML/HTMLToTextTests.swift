@@ -16,6 +16,10 @@ import Testing
         ("a<hr>b", "a\n\nb"),  // rule (libxml2 puts the text after it in an implied paragraph)
         ("<dl><dt>term</dt><dd>def</dd></dl>", "term\ndef"),  // definition list
         ("<section>s</section><article>a</article><header>h</header><footer>f</footer>", "s\na\nh\nf"),  // semantic
+        ("<div>a</div><div>&nbsp;</div><div>b</div>", "a\n\nb"),  // a block of only nbsp is a blank line
+        ("<p>a</p><p><span>&nbsp;</span></p><p>b</p>", "a\n\nb"),  // never more than one blank line
+        ("<div>a&nbsp;</div><div>b</div>", "a\nb"),  // a trailing nbsp after text is not a blank line
+        ("<div>a</div><div> </div><div></div><div>b</div>", "a\nb"),  // ordinary spaces and empty blocks show nothing
     ])
     func blocks(html: String, expected: String) {
         #expect(self.text(html) == expected)
@@ -162,7 +166,7 @@ import Testing
 
     @Test("reports no removal when there is no quote")
     func noQuote() {
-        let result = HTMLToText.convert("<p>On Monday I wrote: nothing</p><blockquote>a plain quote stays</blockquote>")
+        let result = HTMLToText.convert("<p>On Monday I wrote: nothing</p><blockquote>a plain quote stays</blockquote><p>because text follows it</p>")
         #expect(result.text == result.fullText)
         #expect(!result.removedQuotes)
         #expect(result.text.contains("a plain quote stays"))

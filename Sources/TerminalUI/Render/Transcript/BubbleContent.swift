@@ -13,6 +13,9 @@ struct BubbleContent {
     /// Lines of body text a newsletter card shows.
     static let cardLineCount = 4
 
+    /// What the bubble of a message with an empty body shows instead of text.
+    static let noText = "(no text)"
+
     func lines(for message: TranscriptMessage, showSubject: Bool) -> [BubbleLine] {
         var lines: [BubbleLine] = []
         let subject = TerminalSafeText.singleLine(message.subject)
@@ -27,15 +30,17 @@ struct BubbleContent {
                 body = Array(body.prefix(Self.cardLineCount)) + [BubbleLine(glyphs.ellipsis, style: .dim)]
             }
         }
+        // An empty body is a valid message (a subject-only note, a bare attachment): say so rather than
+        // leave a bubble that looks cut off. The Markdown export writes the same words.
+        if body.allSatisfy({ $0.text.isEmpty }) {
+            body = [BubbleLine(Self.noText, style: .dim)]
+        }
         lines += body
         if !showFullText && message.originalText != nil {
             lines.append(BubbleLine(glyphs.removedText, style: .dim))
         }
         for attachment in message.attachments {
             lines += wrapped(attachmentLabel(attachment), style: nil)
-        }
-        if lines.isEmpty || lines.allSatisfy({ $0.text.isEmpty }) {
-            lines = [BubbleLine("(no text)", style: .dim)]
         }
         return lines
     }
