@@ -39,8 +39,8 @@ public struct ProcessedMessage: Sendable, Equatable {
     public var newsletter: NewsletterClassification
 }
 
-/// The text pipeline, in the order that keeps each rule able to see what it needs
-/// (lessons-from-the-ios-app.md, 11):
+/// The text pipeline, in the order that keeps each rule able to see what it needs (a later step would
+/// otherwise hide its markers from an earlier one: unwrapped lines no longer start with `>`):
 ///
 /// MIME parse → choose the body → decode its charset → if HTML: sanitize, remove quote containers in the
 /// DOM, extract text → find quotes, attributions and signatures on raw lines → strip them → unwrap

@@ -19,9 +19,9 @@ public struct PlainTextCleaning: Sendable, Equatable {
 
 /// Turns a text/plain body into bubble text.
 ///
-/// The order is the point (architecture.md, "Text pipeline order"; lesson 11): quotes and signatures are found on
-/// the raw lines, and only what remains is unwrapped. Unwrapping first would glue `>` lines, attribution lines and
-/// header blocks into the prose around them, and the detectors would no longer see them.
+/// The order is the point: quotes and signatures are found on the raw lines, and only what remains is unwrapped.
+/// Unwrapping first would glue `>` lines, attribution lines and header blocks into the prose around them, and the
+/// detectors would no longer see them.
 public enum PlainTextCleaner {
     /// Cleans one body.
     ///

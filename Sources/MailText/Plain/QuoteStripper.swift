@@ -1,5 +1,5 @@
-/// Removes quoted replies from a plain-text message, working on raw lines before any unwrapping (lesson 11 in
-/// `lessons-from-the-ios-app.md`: unwrapping first merges `>` lines and header blocks into prose).
+/// Removes quoted replies from a plain-text message, working on raw lines before any unwrapping: unwrapping first
+/// would merge `>` lines, attributions and header blocks into the prose around them.
 ///
 /// Works on `[Substring]` so the scanners slice the caller's text without copying; the only new strings are the
 /// forward marker lines.

@@ -121,7 +121,7 @@ import Testing
         #expect(kept.split(separator: "\n").contains(answer))
     }
 
-    @Test("\"on \" inside prose never starts a quote (lesson 10)", arguments: [
+    @Test("\"on \" inside prose never starts a quote", arguments: [
         "Let's meet on Monday.\nI was on holiday when Bob wrote the draft.\n\nCheers",   // "on " mid-line
         "See you on Tuesday, as Ann wrote:\nthe room is booked.",                        // "wrote:" but no quote, not at line start
         "We agreed on it. On balance it was fine.\nOn Friday we ship.",                 // "On " at line start, no "wrote:"
@@ -152,7 +152,7 @@ import Testing
         #expect(!cleaned.removedQuote)
     }
 
-    @Test("quote detection happens before unwrapping (lesson 11)")
+    @Test("quote detection happens before unwrapping")
     func beforeUnwrapping() {
         // Unwrapping first would glue the long reply line, the attribution and the quote into one paragraph.
         let input = """
