@@ -74,6 +74,7 @@ enum AttributionTable {
         AttributionTemplate("Am ", " schrieb", [.none, .name]),
         AttributionTemplate("Am ", " geschrieben"),
         AttributionTemplate(nil, " schrieb", [.none, .date]),
+        AttributionTemplate(nil, " geschrieben"),  // GMX, web.de: "Ann <ann@x.de> hat am 01.01.2024 10:00 geschrieben:"
         // French
         AttributionTemplate("Le ", " a écrit"),
         AttributionTemplate(nil, " a écrit", [.none, .date]),

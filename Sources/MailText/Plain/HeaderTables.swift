@@ -6,7 +6,8 @@
 /// `mailnews.forward_header_originalmessage` strings per locale ("-------- Oprindelig meddelelse --------");
 /// Gmail's "---------- Forwarded message ---------" per interface language; Apple Mail's "Begin forwarded
 /// message:" per language; and the separators of older Outlook, Outlook Express, AOL and phone clients
-/// ("-----Original Message-----", "---- Reply Message ----", "-------- Original message --------").
+/// ("-----Original Message-----", "---- Reply Message ----", "-------- Original message --------"), and Zimbra's
+/// ("----- Mail original -----").
 /// Everything is lowercased; lookups lowercase the text.
 enum HeaderTables {
     /// Header keys by role. "De"/"Da"/"Van"/"Od" are From, "A"/"À"/"An"/"Do" are To, "Data"/"Datum" are dates.
@@ -49,7 +50,8 @@ enum HeaderTables {
     /// Phrases between the dashes of a separator above the quoted original, matched as a prefix.
     static let originalMessage: [String] = [
         "original message", "reply message", "original-nachricht", "originalnachricht", "ursprüngliche nachricht",
-        "antwort nachricht", "message d'origine", "message d’origine", "message original", "mensaje original",
+        "antwort nachricht", "ursprüngliche mail", "message d'origine", "message d’origine", "message original",
+        "mail original", "mail d'origine", "e-mail original", "mensaje original",
         "messaggio originale", "oorspronkelijk bericht", "origineel bericht", "mensagem original",
         "ursprungligt meddelande", "originalmeddelande", "oprindelig meddelelse", "opprinnelig melding",
         "opphavleg melding", "alkuperäinen viesti", "oryginalna wiadomość", "wiadomość oryginalna",

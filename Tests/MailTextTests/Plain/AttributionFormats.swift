@@ -104,6 +104,11 @@ enum AttributionFormats {
         "Ann Smith <ann@example.com> wrote:",                                                          // name and address
         "2014-10-17 11:28 GMT+03:00 Postmaster <postmaster@example.com>:",                             // Gmail, date first
         "On Sun, Aug 3, 2008 at 5:47 PM, Grant <grant@example.com>wrote:",                             // no space
+        "Anna Schmidt <anna@example.de> hat am 01.01.2024 10:00 geschrieben:",                         // GMX, web.de
+        "01.01.2024, 10:00, \"Анна\" <anna@example.ru>:",                                               // Yandex
+        "Понедельник, 1 января 2024, 10:00 +03:00 от Анна <anna@example.ru>:",                          // mail.ru
+        "Quoting Ann Smith <ann@example.com>:",                                                        // Horde
+        "* Ann Smith <ann@example.com> [2024-03-05 10:02:41 +0000]:",                                  // mutt
     ]
 
     static var all: [String] { gmail + thunderbird + appleMail + others }

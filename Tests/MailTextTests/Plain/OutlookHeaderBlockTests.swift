@@ -163,6 +163,8 @@ import Testing
         "-------- الرسالة الأصلية --------",                // Arabic
         "-------- Pesan Asli --------",                     // Indonesian
         "*-------- Original Message --------*",             // bold, from HTML
+        "----- Mail original -----",                        // French, Zimbra
+        "----- Ursprüngliche Mail -----",                   // German, Zimbra
     ])
     func separators(separator: String) {
         let cleaned = PlainTextCleaner.clean("Reply text.\n\n\(separator)\nHello there,\nthe old text.")
