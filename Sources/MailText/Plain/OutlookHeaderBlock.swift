@@ -9,8 +9,8 @@
 /// ```
 /// Everything from the block on is the quoted original. The block opens with "From:" or with a date ("Sent:",
 /// "Date:"; some clients put it first) and must show more than a lone "From: the whole team" line: a dated
-/// "Sent:"/"Date:" line with one other header, or two of recipient, subject and date. Under a rule line (`____`,
-/// `-----`, "-----Original Message-----") one other header is enough.
+/// "Sent:"/"Date:" line with one other header, or two of recipient, subject and date, and a subject or an
+/// address. Under a rule line (`____`, `-----`, "-----Original Message-----") one other header is enough.
 enum OutlookHeaderBlock {
     /// Lines after the first header searched for the rest of the block.
     static let window = 6
@@ -20,6 +20,7 @@ enum OutlookHeaderBlock {
         guard let first = HeaderLine(lines[index]), first.key == .from || first.key == .sent else { return nil }
         var keys: Set<HeaderKey> = [first.key]
         var datedSent = first.key == .sent && first.value.contains(where: \.isNumber)
+        var addressed = isAddress(first.value)
         var cursor = index + 1
         while cursor < lines.count && cursor <= index + window {
             let line = lines[cursor]
@@ -28,21 +29,32 @@ enum OutlookHeaderBlock {
             if let header = HeaderLine(line) {
                 keys.insert(header.key)
                 if header.key == .sent && header.value.contains(where: \.isNumber) { datedSent = true }
+                addressed = addressed || isAddress(header.value)
+            } else {
+                addressed = addressed || isAddress(line)
             }
             cursor += 1
         }
         let rule = ruleAbove(index, in: lines)
         let others = keys.subtracting([first.key, .replyTo]).count
+        // Without a subject, the block must name an address: "From: Berlin\nTo: Paris\nDate: 5 March 2024" is an
+        // itinerary.
+        let identified = keys.contains(.subject) || addressed
         let evidence: Bool
         if rule != nil {
             evidence = others >= 1
         } else if datedSent {
-            evidence = others >= 1
+            evidence = others >= 1 && identified
         } else {
-            evidence = keys.intersection([.sent, .to, .subject]).count >= 2 && keys.contains(.from)
+            evidence = keys.intersection([.sent, .to, .subject]).count >= 2 && keys.contains(.from) && identified
         }
         guard evidence else { return nil }
         return rule ?? index
+    }
+
+    /// True when the value holds an address: "ann@x.org", "Ann <ann@x.org>", "[mailto:…]".
+    private static func isAddress(_ value: Substring) -> Bool {
+        value.utf8.contains(UInt8(ascii: "@"))
     }
 
     /// The index of a rule (`____`, `-----`) or a dashed separator directly above (up to two blank lines between).

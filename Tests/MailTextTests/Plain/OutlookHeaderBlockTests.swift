@@ -173,6 +173,7 @@ import Testing
 
     @Test("header-like lines in a reply stay", arguments: [
         "Our itinerary:\n\nFrom: Berlin\nTo: Paris\n\nSee you at the station.",                 // From and To, no date
+        "Flight details:\n\nFrom: Berlin\nTo: Paris\nDate: 5 March 2024\n\nSee you there.",     // dated, no address
         "Notes for the minutes.\n\nDate: next Monday\nLocation: room 4",                        // Date without a number
         "Please check.\n\nSubject: budget\nTo: finance team",                                    // no From or Date first
     ])
