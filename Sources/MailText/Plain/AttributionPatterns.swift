@@ -72,23 +72,19 @@ enum AttributionPatterns {
         return candidate.terminated ? best : best?.weakened
     }
 
-    /// "<date> <name> <address>:" as Gmail writes it in Japanese, Russian, Hebrew, Arabic and more, maybe with a
-    /// short verb after the address in a language the table lacks ("… <ivana@x.hr> napisao je:"), or mutt's
+    /// "<date> <name> <address>:" as Gmail writes it in Japanese, Russian, Hebrew, Arabic and more, or mutt's
     /// "* Ann <ann@x.org> [2024-03-05 10:02:41 +0000]:". No verb is needed, so it takes a date or time as well as
-    /// the address (also written "ann at x.org", as list archives do).
+    /// the address (also written "ann at x.org", as list archives do), and nothing may follow the address: "On 5
+    /// March 2024, Bob <bob@x.org> asked:" is a sentence.
     private static func addressShape(_ bytes: [UInt8], evidence: Evidence) -> AttributionStrength? {
-        guard evidence.hasTime || evidence.hasYear else { return nil }
-        guard let close = bytes.lastIndex(where: {
-            $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: ")") || $0 == UInt8(ascii: "]")
-        }) else { return nil }
-        let tail = bytes[(close + 1)...]
-        guard tail.count <= 40, !tail.contains(where: isDigit),
-            tail.split(separator: UInt8(ascii: " ")).count <= 3
+        guard evidence.hasTime || evidence.hasYear, let close = bytes.last,
+            close == UInt8(ascii: ">") || close == UInt8(ascii: ")") || close == UInt8(ascii: "]")
         else { return nil }
         if evidence.hasAddress { return .strong }
-        // "<jgb at example.com>": the bracket closing the address is the last ">".
-        guard bytes[close] == UInt8(ascii: ">"), let open = bytes[..<close].lastIndex(of: UInt8(ascii: "<")),
-            firstRange(of: Array(" at ".utf8), in: Array(bytes[open..<close]), from: 0) != nil
+        // "<jgb at example.com>": the bracket closing the address ends the line.
+        let end = bytes.count - 1
+        guard close == UInt8(ascii: ">"), let open = bytes[..<end].lastIndex(of: UInt8(ascii: "<")),
+            firstRange(of: Array(" at ".utf8), in: Array(bytes[open..<end]), from: 0) != nil
         else { return nil }
         return .strong
     }

@@ -185,6 +185,8 @@ import Testing
         "Let's meet at 10:00. Ann wrote:\nthe room is booked.",                             // a time in the sentence before
         "On Friday we ship.\nAnn wrote:\nthe room is booked.",                              // a sentence, then a name
         "We agreed on it. On Monday at 10:00 we ship\nthe new build.",                      // "On" and a time mid-line
+        "Sounds good.\n\nOn the 5 March 2024 call, Bob <bob@example.com> asked:\nwhy ship on Friday?\n\nI think we can.", // another verb
+        "Log below.\n\n2024-03-05 10:02:41 server01 <kernel@example.com> reported:\nout of memory",  // a log line
     ])
     func proseStays(body: String) {
         let cleaned = PlainTextCleaner.clean(body)
