@@ -67,10 +67,11 @@ struct EndToEnd: @unchecked Sendable {
     func client(
         tokens: any AccessTokenSource = StaticTokenSource(token: EndToEnd.staticToken), maxAttempts: Int = 4, batchSize: Int = 50,
         pacer: QuotaPacer = .unlimited(), random: any RandomSource = FixedRandom(value: 0), sleeper: EndToEndSleeper? = nil,
-        userID: String = "me"
+        userID: String = "me", timeoutSeconds: Int = 10
     ) -> GmailClient {
         GmailClient(
-            configuration: .init(baseURL: baseURL, userID: userID, batchSize: batchSize, maxAttempts: maxAttempts, timeouts: .uniform(10)),
+            configuration: .init(
+                baseURL: baseURL, userID: userID, batchSize: batchSize, maxAttempts: maxAttempts, timeouts: .uniform(timeoutSeconds)),
             transport: URLSessionTransport(), tokens: tokens, pacer: pacer, sleeper: sleeper ?? self.sleeper, random: random)
     }
 
