@@ -89,15 +89,8 @@ import Testing
     @Test("007 keeps queued actions of a 006 database, and action ids are never reused after a delete")
     func pendingActionRebuild() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-007-\(UUID().uuidString)")
-        let migrations = dir.appendingPathComponent("migrations")
-        try FileManager.default.createDirectory(at: migrations, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
-        for migration in try SchemaMigrator().migrations where migration.number <= 6 {
-            try migration.sql.write(to: migrations.appendingPathComponent(migration.identifier + ".sql"), atomically: true, encoding: .utf8)
-        }
-        let path = dir.appendingPathComponent("chatmail.sqlite")
-        let pool = try DatabasePool(path: path.path)
-        try SchemaMigrator(directory: migrations).migrate(pool)
+        let (path, pool) = try Self.database(migratedThrough: 6, in: dir)
         try await pool.write { db in
             try db.execute(sql: "INSERT INTO account (email, email_normalized, created_at_ms) VALUES ('me@example.org', 'me@example.org', 0)")
             try db.execute(sql: """
@@ -121,15 +114,8 @@ import Testing
     @Test("008 drops the unread HTML column of a 007 database and keeps every message and its text")
     func dropMessageHTML() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-008-\(UUID().uuidString)")
-        let migrations = dir.appendingPathComponent("migrations")
-        try FileManager.default.createDirectory(at: migrations, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
-        for migration in try SchemaMigrator().migrations where migration.number <= 7 {
-            try migration.sql.write(to: migrations.appendingPathComponent(migration.identifier + ".sql"), atomically: true, encoding: .utf8)
-        }
-        let path = dir.appendingPathComponent("chatmail.sqlite")
-        let pool = try DatabasePool(path: path.path)
-        try SchemaMigrator(directory: migrations).migrate(pool)
+        let (path, pool) = try Self.database(migratedThrough: 7, in: dir)
         try await pool.write { db in
             try db.execute(sql: "INSERT INTO account (email, email_normalized, created_at_ms) VALUES ('me@example.org', 'me@example.org', 0)")
             try db.execute(sql: "INSERT INTO conversation (account_id, participant_hash, created_at_ms) VALUES (1, ?, 0)",
@@ -149,6 +135,20 @@ import Testing
         #expect(!columns.contains("body_html_sanitized"))
         #expect(columns.contains("body_text"))
         #expect(text == "hello there")
+    }
+
+    /// A database in `directory` with the shipped migrations up to `number` applied, as an older
+    /// chatmail left it: the starting point of an upgrade test.
+    static func database(migratedThrough number: Int, in directory: URL) throws -> (URL, DatabasePool) {
+        let migrations = directory.appendingPathComponent("migrations")
+        try FileManager.default.createDirectory(at: migrations, withIntermediateDirectories: true)
+        for migration in try SchemaMigrator().migrations where migration.number <= number {
+            try migration.sql.write(to: migrations.appendingPathComponent(migration.identifier + ".sql"), atomically: true, encoding: .utf8)
+        }
+        let path = directory.appendingPathComponent("chatmail.sqlite")
+        let pool = try DatabasePool(path: path.path)
+        try SchemaMigrator(directory: migrations).migrate(pool)
+        return (path, pool)
     }
 
     static func schemaDump(_ path: URL) throws -> [String] {
