@@ -52,10 +52,14 @@ final class CLIFixture {
         }
     }
 
-    static func runBlocking(_ arguments: [String], environment extra: [String: String]) throws -> RunResult {
+    /// Runs `program` (the built chatmail by default) from `directory` (the current one by default).
+    static func runBlocking(
+        _ arguments: [String], environment extra: [String: String], program: URL = executable, in directory: URL? = nil
+    ) throws -> RunResult {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         var environment = ProcessInfo.processInfo.environment
         environment["CHATMAIL_NOW_MS"] = String(now)
         environment["TZ"] = "UTC"

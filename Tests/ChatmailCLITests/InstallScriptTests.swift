@@ -8,30 +8,10 @@ import Testing
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Runs `executable` with `arguments` from `directory`, returning its status and output.
+    /// Runs `executable` with `arguments` from `directory`, in the environment every CLI test uses.
     static func run(_ executable: String, _ arguments: [String], in directory: URL, environment extra: [String: String] = [:])
         throws -> RunResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        var environment = ProcessInfo.processInfo.environment
-        environment["TZ"] = "UTC"
-        environment["COLUMNS"] = "80"
-        environment["LANG"] = "C.UTF-8"
-        environment.removeValue(forKey: "CHATMAIL_HOME")
-        for (key, value) in extra { environment[key] = value }
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return RunResult(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        try CLIFixture.runBlocking(arguments, environment: extra, program: URL(fileURLWithPath: executable), in: directory)
     }
 
     @Test("install puts binaries, resources, completions and the man page under the prefix; the demo runs from there",

@@ -85,23 +85,9 @@ extension SanitizingWriter {
         value.withUnsafeBufferPointer { self.writeEscapedAttributeValue($0) }
     }
 
-    /// Writes an attribute value with `&`, `"`, `<` and `>` escaped, copying the runs between them in one piece.
+    /// Writes an attribute value with `&`, `"`, `<` and `>` escaped.
     private mutating func writeEscapedAttributeValue(_ value: UnsafeBufferPointer<UInt8>) {
-        var runStart = 0
-        for index in 0..<value.count {
-            let entity: StaticString
-            switch value[index] {
-            case UInt8(ascii: "&"): entity = "&amp;"
-            case UInt8(ascii: "\""): entity = "&quot;"
-            case UInt8(ascii: "<"): entity = "&lt;"
-            case UInt8(ascii: ">"): entity = "&gt;"
-            default: continue
-            }
-            if index > runStart { self.output.append(contentsOf: UnsafeBufferPointer(rebasing: value[runStart..<index])) }
-            self.append(entity)
-            runStart = index + 1
-        }
-        if runStart < value.count { self.output.append(contentsOf: UnsafeBufferPointer(rebasing: value[runStart...])) }
+        self.writeEscapedText(value, inAttribute: true)
     }
 }
 

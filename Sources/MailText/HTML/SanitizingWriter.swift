@@ -224,8 +224,9 @@ struct SanitizingWriter {
         self.pendingWhitespace.removeAll(keepingCapacity: true)
     }
 
-    /// Writes text with `&`, `<` and `>` escaped, copying the runs between them in one piece.
-    private mutating func writeEscapedText(_ text: UnsafeBufferPointer<UInt8>) {
+    /// Writes text with `&`, `<` and `>` escaped, and `"` too inside an attribute value, copying the runs
+    /// between them in one piece.
+    mutating func writeEscapedText(_ text: UnsafeBufferPointer<UInt8>, inAttribute: Bool = false) {
         var runStart = 0
         for index in 0..<text.count {
             let entity: StaticString
@@ -233,6 +234,7 @@ struct SanitizingWriter {
             case UInt8(ascii: "&"): entity = "&amp;"
             case UInt8(ascii: "<"): entity = "&lt;"
             case UInt8(ascii: ">"): entity = "&gt;"
+            case UInt8(ascii: "\"") where inAttribute: entity = "&quot;"
             default: continue
             }
             if index > runStart { self.output.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<index])) }
