@@ -114,9 +114,24 @@ let package = Package(
         ),
         // glibc's wcwidth, which Swift's Glibc module does not show.
         .target(name: "CWidth"),
+        // Text for a terminal: width, wrapping, colour, glyphs, and the renderers of lists, chats,
+        // search results and status, drawn from view models rather than from store ids.
         .target(
             name: "TerminalUI",
             dependencies: ["ChatmailStore", "TextSafety", "CWidth"],
+            swiftSettings: strictSettings
+        ),
+        // The `--json` encodings scripts read.
+        .target(
+            name: "JSONOutput",
+            dependencies: ["ChatmailStore", "TerminalUI"],
+            swiftSettings: strictSettings
+        ),
+        // `chatmail export`: Markdown rendering and the files it writes (safe names, atomic writes,
+        // up-to-date checks, the index). Attachment bytes come from a fetcher the caller passes in.
+        .target(
+            name: "MarkdownExport",
+            dependencies: ["ChatmailStore", "TerminalUI"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -128,6 +143,8 @@ let package = Package(
                 "GmailAPI",
                 "MailText",
                 "TerminalUI",
+                "JSONOutput",
+                "MarkdownExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -179,7 +196,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // Reads Markdown back with cmark-gfm, for the export tests of TerminalUI and the CLI.
+        // Reads Markdown back with cmark-gfm, for the export tests of MarkdownExport, TerminalUI and the CLI.
         .target(
             name: "CommonMarkTestSupport",
             path: "Tests/CommonMarkTestSupport",
@@ -187,9 +204,14 @@ let package = Package(
         ),
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", "ChatmailStore", "CommonMarkTestSupport"],
+            dependencies: ["TerminalUI", "JSONOutput", "MarkdownExport", "ChatmailStore"],
             // Golden files are read from the source tree, so `CHATMAIL_UPDATE_GOLDENS=1` can rewrite them.
             exclude: ["Golden"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MarkdownExportTests",
+            dependencies: ["MarkdownExport", "TerminalUI", "ChatmailStore", "CommonMarkTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

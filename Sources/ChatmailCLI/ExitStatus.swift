@@ -2,6 +2,7 @@ import ChatmailStore
 import Foundation
 import ChatmailSync
 import GmailAPI
+import MarkdownExport
 import TerminalUI
 
 /// The process exit codes scripts rely on, and the ONE mapping from error kinds to them.

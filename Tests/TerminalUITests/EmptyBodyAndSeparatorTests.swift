@@ -1,5 +1,7 @@
 import ChatmailStore
 import Foundation
+import JSONOutput
+import MarkdownExport
 import Testing
 @testable import TerminalUI
 

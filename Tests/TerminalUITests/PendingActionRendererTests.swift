@@ -1,5 +1,6 @@
 import ChatmailStore
 import Foundation
+import JSONOutput
 import Testing
 @testable import TerminalUI
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import ChatmailStore
 import ChatmailSync
 import Foundation
+import JSONOutput
 import TerminalUI
 
 /// What every action command takes: `<person>` or `--message ID`, and `--json`.

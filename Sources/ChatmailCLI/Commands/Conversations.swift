@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChatmailStore
+import JSONOutput
 import TerminalUI
 
 /// `chatmail conversations`: the conversation list, newest first.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ChatmailStore
 import Foundation
-import TerminalUI
+import MarkdownExport
 
 /// `chatmail export`: conversations as Markdown files to keep (a project log, a legal file, a notes
 /// vault).
@@ -77,11 +77,14 @@ struct Export: AsyncParsableCommand {
             }
         } else {
             let conversation = try PersonLookup.conversation(for: person!, in: store, account: account.id, preferringGroups: group)
+            guard let transcript = try store.fullTranscript(of: conversation.id) else {
+                throw CommandError.personNotFound(conversation.title)  // deleted between the lookup and the read
+            }
             if let output {
-                let failures = try await exporter.exportOne(conversation, to: URL(fileURLWithPath: output))
+                let failures = try await exporter.exportOne(transcript, to: URL(fileURLWithPath: output))
                 if let failure = failures.first { throw ExportError.attachmentsFailed(count: failures.count, first: failure) }
             } else {
-                try env.write(try exporter.markdown(of: conversation))
+                try env.write(exporter.markdown(of: transcript))
             }
         }
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import ChatmailStore
 import ChatmailSync
 import Foundation
+import JSONOutput
 import Logging
 import TerminalUI
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChatmailStore
 import Foundation
+import JSONOutput
 import TerminalUI
 
 /// `chatmail search <query>`: full-text search over bubble text and subjects.
@@ -50,7 +51,7 @@ struct Search: AsyncParsableCommand {
             commands[hit.conversation.id] = PersonLookup.showCommand(for: hit.conversation)
         }
         if json {
-            try env.write(try SearchResultRenderer(width: env.width, time: env.time, palette: env.palette).renderJSON(hits, openCommands: commands))
+            try env.write(try JSONRenderer(time: env.time).render(hits, openCommands: commands))
         } else {
             try env.write(SearchResultRenderer(width: env.width, time: env.time, palette: env.palette).render(hits, openCommands: commands))
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChatmailStore
+import JSONOutput
 import TerminalUI
 
 /// `chatmail show <person>`: the chat transcript with one person or group.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChatmailStore
 import Foundation
+import JSONOutput
 import TerminalUI
 
 /// `chatmail status`: the account, its sync state and what is waiting.

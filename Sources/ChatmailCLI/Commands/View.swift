@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChatmailStore
 import Foundation
+import JSONOutput
 import MailText
 import TerminalUI
 
@@ -44,7 +45,7 @@ struct View: AsyncParsableCommand {
             try env.write(try JSONRenderer(time: env.time).render(view, fullText: full))
         } else {
             let renderer = TranscriptRenderer(width: env.width, time: env.time, palette: env.palette, glyphs: env.glyphs, showFullText: full)
-            try env.write(renderer.render(view.transcript(nowMs: env.time.nowMs)))
+            try env.write(renderer.render(view.transcriptView(nowMs: env.time.nowMs)))
         }
     }
 }

@@ -1,13 +1,14 @@
 import ChatmailStore
 import Foundation
 import GmailAPI
+import MarkdownExport
 
 /// Fetches attachment bytes from Gmail for `export --attachments`.
 ///
 /// Attachment ids are ephemeral: the id saved at sync time is tried first, and when
 /// Gmail no longer knows it, the message is fetched again and the same MIME part (by part id) is read,
 /// inline or through its fresh attachment id.
-struct AttachmentDownloader: Sendable {
+struct AttachmentDownloader: AttachmentFetching {
     let client: GmailClient
 
     /// A connection for downloading, to the logged-in account's Gmail.
@@ -18,6 +19,11 @@ struct AttachmentDownloader: Sendable {
         } catch StoreError.noAccount {
             throw ExportError.attachmentsNeedLogin
         }
+    }
+
+    /// A lost or revoked login: `chatmail login` is the fix, and every other download would fail too.
+    func stopsExport(_ error: any Error) -> Bool {
+        error is GmailAPIError && ExitStatus(for: error) == .notLoggedIn
     }
 
     func data(for source: AttachmentSource) async throws -> Data {
@@ -57,42 +63,5 @@ struct AttachmentDownloader: Sendable {
             throw ExportError.attachmentUnavailable("Gmail sent data that is not base64url")
         }
         return data
-    }
-}
-
-/// Errors of `chatmail export`.
-enum ExportError: Error, Sendable, Equatable {
-    /// A file or folder the export would write already exists with other content, and `--force` was
-    /// not given.
-    case wouldOverwrite(path: String, count: Int)
-    /// `-o` names something that is not a directory where one is needed.
-    case notADirectory(String)
-    case writeFailed(path: String, reason: String)
-    /// `--attachments` without a saved login.
-    case attachmentsNeedLogin
-    /// One attachment could not be fetched (reported per file, not thrown out of the export).
-    case attachmentUnavailable(String)
-    /// The export finished, but some attachments could not be saved.
-    case attachmentsFailed(count: Int, first: String)
-}
-
-extension ExportError: LocalizedError {
-    var errorDescription: String? {
-        switch self {
-        case .wouldOverwrite(let path, let count):
-            count == 1
-                ? "\(path) already exists and differs from what the export would write; nothing was written. Use --force to rewrite it."
-                : "\(path) and \(count - 1) more already exist and differ from what the export would write; nothing was written. Use --force to rewrite them."
-        case .notADirectory(let path):
-            "\(path) exists and is not a directory; --all needs a directory to write into."
-        case .writeFailed(let path, let reason):
-            "Could not write \(path): \(reason)."
-        case .attachmentsNeedLogin:
-            "--attachments downloads from Gmail, and this chatmail home is not logged in. Run `chatmail login` first, or export without --attachments."
-        case .attachmentUnavailable(let reason):
-            "The attachment is not available: \(reason)."
-        case .attachmentsFailed(let count, let first):
-            "The export was written, but \(count) attachment\(count == 1 ? "" : "s") could not be downloaded (first: \(first))."
-        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONOutput
 import TerminalUI
 
 /// A command that prints JSON on request. When such a run fails, ``ChatmailCommand`` prints the error

@@ -1,5 +1,3 @@
-import ChatmailStore
-
 /// What goes inside one message's bubble, wrapped to the bubble's width: the subject when the topic
 /// changes, the bubble text (or the original with `--full`), a marker where quoted text was removed,
 /// and the attachments. A newsletter becomes a compact card of its first lines.
@@ -16,7 +14,7 @@ struct BubbleContent {
     /// What the bubble of a message with an empty body shows instead of text.
     static let noText = "(no text)"
 
-    func lines(for message: TranscriptMessage, showSubject: Bool) -> [BubbleLine] {
+    func lines(for message: BubbleMessage, showSubject: Bool) -> [BubbleLine] {
         var lines: [BubbleLine] = []
         let subject = TerminalSafeText.singleLine(message.subject)
         if (showSubject || message.isNewsletter) && !subject.isEmpty {
@@ -47,7 +45,7 @@ struct BubbleContent {
 
     /// "📎 name.pdf (240 KB)" on one line: a name too long for the bubble loses the middle of its stem,
     /// keeping its start and its extension, which are what people recognise.
-    func attachmentLabel(_ attachment: TranscriptMessage.Attachment) -> String {
+    func attachmentLabel(_ attachment: BubbleMessage.Attachment) -> String {
         let safe = TerminalSafeText.singleLine(attachment.filename)
         let name = safe.isEmpty ? "attachment" : safe
         let prefix = glyphs.attachment + " ", suffix = " (" + ByteCount.format(attachment.size) + ")"

@@ -30,7 +30,12 @@ public struct TranscriptRenderer: Sendable {
     /// The widest a bubble may be, border included.
     var bubbleWidth: Int { min(width, max(14, width * 7 / 10)) }
 
+    /// A stored conversation as a chat.
     public func render(_ transcript: Transcript) -> String {
+        render(TranscriptView(transcript))
+    }
+
+    public func render(_ transcript: TranscriptView) -> String {
         var output = ""
         output.reserveCapacity(transcript.messages.count * 512)
         func line(_ text: String) {
@@ -41,16 +46,16 @@ public struct TranscriptRenderer: Sendable {
         let content = BubbleContent(maxWidth: bubbleWidth - Bubble.frameWidth, glyphs: glyphs, showFullText: showFullText)
         let bubble = Bubble(glyphs: glyphs, palette: palette)
         let firstUnread = transcript.messages.firstIndex { $0.isUnread && !$0.isFromMe }
-        var previous: TranscriptMessage?
+        var previous: BubbleMessage?
         var previousTopic: String?
         var previousDay: Int?
         for (index, message) in transcript.messages.enumerated() {
-            let day = time.dayNumber(message.internalDateMs)
+            let day = time.dayNumber(message.dateMs)
             let newDay = day != previousDay
             previousDay = day
             if newDay {
                 line("")
-                line(palette.paint(centered(time.dayHeading(message.internalDateMs)), .dim))
+                line(palette.paint(centered(time.dayHeading(message.dateMs)), .dim))
             }
             if index == firstUnread {
                 let count = transcript.messages[index...].count { $0.isUnread && !$0.isFromMe }
@@ -59,7 +64,7 @@ public struct TranscriptRenderer: Sendable {
             }
             let startsRun = newDay || index == firstUnread || previous.map {
                 $0.from.normalizedAddress != message.from.normalizedAddress || $0.isFromMe != message.isFromMe
-                    || message.internalDateMs - $0.internalDateMs > Self.runBreakMs
+                    || message.dateMs - $0.dateMs > Self.runBreakMs
             } ?? true
             if startsRun {
                 line("")
@@ -79,11 +84,11 @@ public struct TranscriptRenderer: Sendable {
     }
 
     /// The title, who is in the conversation, and how many older messages are not shown.
-    func heading(_ transcript: Transcript) -> [String] {
+    func heading(_ transcript: TranscriptView) -> [String] {
         var lines: [String] = []
-        let title = TerminalSafeText.singleLine(transcript.conversation.title)
+        let title = TerminalSafeText.singleLine(transcript.title)
         lines.append(palette.paint(DisplayWidth.truncate(title, toWidth: width, ellipsis: glyphs.ellipsis), .bold))
-        let people = transcript.conversation.participants.map { person -> String in
+        let people = transcript.participants.map { person -> String in
             let address = TerminalSafeText.singleLine(person.address)
             guard let name = person.name.map(TerminalSafeText.singleLine), !name.isEmpty, name != address else { return address }
             return name + " <" + address + ">"
@@ -100,8 +105,8 @@ public struct TranscriptRenderer: Sendable {
     }
 
     /// "Alice · 14:02" on the left in her colour, or "You · 14:05" on the right.
-    func header(for message: TranscriptMessage) -> String {
-        let clock = " " + glyphs.separatorDot + " " + time.clockTime(message.internalDateMs)
+    func header(for message: BubbleMessage) -> String {
+        let clock = " " + glyphs.separatorDot + " " + time.clockTime(message.dateMs)
         if message.isFromMe {
             let text = DisplayWidth.truncate("You" + clock, toWidth: width, ellipsis: glyphs.ellipsis)
             return String(repeating: " ", count: max(0, width - DisplayWidth.of(text))) + palette.paint(text, .accent)

@@ -3,7 +3,8 @@ import Foundation
 import FoundationXML
 import CommonMarkTestSupport
 import Testing
-@testable import TerminalUI
+@testable import MarkdownExport
+import TerminalUI
 
 /// Builds transcripts for the Markdown tests.
 enum ExportFixture {

@@ -1,5 +1,6 @@
 import Foundation
 import ChatmailStore
+import TerminalUI
 
 /// Renders a whole conversation as a CommonMark document for people to keep: YAML front matter, a
 /// title, a heading per day, and a section per message with the author, the local time and a stable

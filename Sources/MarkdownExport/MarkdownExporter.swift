@@ -1,6 +1,5 @@
 import ChatmailStore
 import Foundation
-import GmailAPI
 import TerminalUI
 
 /// Writes conversations as Markdown files: one to a file or stdout, or all of them into a directory
@@ -14,27 +13,44 @@ import TerminalUI
 /// content would change needs `force`. Without it, every target is checked before anything is written,
 /// and each new file is linked into place only if its name is still free (``OutputFiles``), so an
 /// existing file is never replaced, even one that appears during the export.
-struct MarkdownExporter {
+public struct MarkdownExporter {
     let store: ChatmailStore
     let account: Account
     let time: TimeFormatting
     let options: ConversationMarkdown.Options
     let force: Bool
-    let downloader: AttachmentDownloader?
+    /// Where attachment bytes come from; `nil` exports no attachments.
+    let downloader: (any AttachmentFetching)?
+
+    /// - Parameters:
+    ///   - force: rewrite files whose content would change (files already up to date are left alone).
+    ///   - downloader: fetches the attachments to save beside the export; `nil` saves none.
+    public init(
+        store: ChatmailStore, account: Account, time: TimeFormatting, options: ConversationMarkdown.Options, force: Bool,
+        downloader: (any AttachmentFetching)?
+    ) {
+        self.store = store
+        self.account = account
+        self.time = time
+        self.options = options
+        self.force = force
+        self.downloader = downloader
+    }
 
     /// What an `--all` export did.
-    struct Summary {
+    public struct Summary: Sendable {
         /// Conversations whose file was written.
-        var conversations = 0
+        public var conversations = 0
         /// Conversations whose file already held what the export would write.
-        var upToDate = 0
+        public var upToDate = 0
         /// Messages in the files written.
-        var messages = 0
-        var attachments = 0
+        public var messages = 0
+        public var attachments = 0
         /// One line per attachment that could not be saved.
-        var attachmentFailures: [String] = []
+        public var attachmentFailures: [String] = []
 
-        func line(directory: String) -> String {
+        /// The one line that reports the export, naming `directory` as the user gave it.
+        public func line(directory: String) -> String {
             let directory = TerminalSafeText.singleLine(directory)
             func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
             if conversations == 0 && upToDate > 0 {
@@ -65,9 +81,8 @@ struct MarkdownExporter {
     static let attachmentsFolder = "attachments"
 
     /// The Markdown of one conversation, for stdout.
-    func markdown(of conversation: ConversationSummary) throws -> String {
-        guard let transcript = try store.fullTranscript(of: conversation.id) else { throw CommandError.personNotFound(conversation.title) }
-        return ConversationMarkdown(time: time, options: options).render(transcript)
+    public func markdown(of transcript: Transcript) -> String {
+        ConversationMarkdown(time: time, options: options).render(transcript)
     }
 
     /// Writes one conversation to `file` (attachments, if asked, into `attachments/<slug>/` beside it),
@@ -77,7 +92,8 @@ struct MarkdownExporter {
     /// folder, titles are not, so two conversations called "John Smith" exported side by side never share
     /// (and with `--force` overwrite) each other's attachments.
     /// - Returns: the attachments that could not be saved.
-    func exportOne(_ conversation: ConversationSummary, to file: URL) async throws -> [String] {
+    public func exportOne(_ transcript: Transcript, to file: URL) async throws -> [String] {
+        let conversation = transcript.conversation
         let folder = file.deletingLastPathComponent()
         let slug = SafeFileName.slug(file.deletingPathExtension().lastPathComponent, fallback: SafeFileName.slug(conversation.title))
         var isDirectory: ObjCBool = false
@@ -88,7 +104,6 @@ struct MarkdownExporter {
             // Not "already exists, pass --force": --force cannot replace a directory either.
             throw ExportError.writeFailed(path: file.path, reason: "it is a directory; give a file name, or use --all -o DIR")
         }
-        guard let transcript = try store.fullTranscript(of: conversation.id) else { throw CommandError.personNotFound(conversation.title) }
         let planned = try plannedAttachments(of: transcript, slug: slug)
         if try isUpToDate(file, transcript: transcript, planned: planned, in: folder) { return [] }
         if !force, let conflict = conflict(file, slug: slug, in: folder) { throw ExportError.wouldOverwrite(path: conflict.path, count: 1) }
@@ -105,7 +120,7 @@ struct MarkdownExporter {
 
     /// Writes every conversation in `conversations` into `directory`, then `index.md`; files that
     /// already hold what would be written are left alone.
-    func exportAll(
+    public func exportAll(
         _ conversations: [ConversationSummary], to directory: URL, progress: (_ done: Int, _ total: Int) -> Void
     ) async throws -> Summary {
         try OutputFiles.makeDirectory(directory)
@@ -235,7 +250,7 @@ struct MarkdownExporter {
     /// Downloads the planned attachments into `attachments/<slug>/` under `directory`.
     /// - Returns: the link of each saved attachment by message and position, the count, and a line per failure.
     private func saveAttachments(
-        _ planned: [PlannedAttachment], slug: String, in directory: URL, with downloader: AttachmentDownloader
+        _ planned: [PlannedAttachment], slug: String, in directory: URL, with downloader: any AttachmentFetching
     ) async throws -> (links: [MessageID: [Int: String]], count: Int, failures: [String]) {
         guard !planned.isEmpty else { return ([:], 0, []) }
         let folder = try OutputFiles.makeDirectories([Self.attachmentsFolder, slug], in: directory)
@@ -246,8 +261,8 @@ struct MarkdownExporter {
             let data: Data
             do {
                 data = try await downloader.data(for: source)
-            } catch let error as GmailAPIError where ExitStatus(for: error) == .notLoggedIn {
-                throw error  // every other attachment would fail the same way; `chatmail login` is the fix
+            } catch where downloader.stopsExport(error) {
+                throw error
             } catch {
                 failures.append(TerminalSafeText.singleLine(
                     "\(source.filename.isEmpty ? attachment.name : source.filename): \((error as? any LocalizedError)?.errorDescription ?? "\(error)")"))

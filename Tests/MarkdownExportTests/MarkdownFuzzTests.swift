@@ -2,7 +2,8 @@ import CommonMarkTestSupport
 import Foundation
 import FoundationXML
 import Testing
-@testable import TerminalUI
+@testable import MarkdownExport
+import TerminalUI
 
 /// Random mixtures of Markdown syntax, parsed by the real cmark-gfm: whatever the mail says, the export
 /// must read back as exactly that text, with no structure the exporter did not write.

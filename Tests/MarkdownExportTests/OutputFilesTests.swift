@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ChatmailCLI
+@testable import MarkdownExport
 
 @Suite struct OutputFilesTests {
     func scratchDirectory() throws -> URL {

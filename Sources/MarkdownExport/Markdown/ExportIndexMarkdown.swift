@@ -1,4 +1,5 @@
 import ChatmailStore
+import TerminalUI
 
 /// Renders `index.md` of a directory export: one line per conversation file, newest first.
 public struct ExportIndexMarkdown: Sendable {

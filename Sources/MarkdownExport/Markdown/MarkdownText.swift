@@ -1,3 +1,5 @@
+import TerminalUI
+
 /// Turns email text into CommonMark that renders as exactly that text.
 ///
 /// Email is hostile input: a body can hold `<script>`, `# heading`, `---`, `| table |`,

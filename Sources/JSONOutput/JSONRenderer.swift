@@ -1,5 +1,6 @@
 import ChatmailStore
 import Foundation
+import TerminalUI
 
 /// Renders store values as the JSON shapes scripts read (camelCase keys, ISO 8601 dates with offset).
 ///

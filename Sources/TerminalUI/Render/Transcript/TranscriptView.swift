@@ -1,0 +1,78 @@
+import ChatmailStore
+
+/// What the chat renderer draws: a title, the people, and the messages as bubbles.
+///
+/// It holds no store ids: the renderer never needs them, and a message that was never stored (a file
+/// given to `chatmail view`) can then be shown as itself rather than dressed up as a stored one.
+/// ``init(_:)`` builds the view of a stored transcript.
+public struct TranscriptView: Sendable, Equatable {
+    public var title: String
+    public var participants: [EmailAddress]
+    /// How many older messages a limit left out.
+    public var earlierMessageCount: Int
+    public var messages: [BubbleMessage]
+
+    public init(title: String, participants: [EmailAddress], earlierMessageCount: Int = 0, messages: [BubbleMessage]) {
+        self.title = title
+        self.participants = participants
+        self.earlierMessageCount = earlierMessageCount
+        self.messages = messages
+    }
+
+    /// The view of a stored conversation.
+    public init(_ transcript: Transcript) {
+        self.init(
+            title: transcript.conversation.title, participants: transcript.conversation.participants,
+            earlierMessageCount: transcript.earlierMessageCount, messages: transcript.messages.map(BubbleMessage.init))
+    }
+}
+
+/// One message as a bubble.
+public struct BubbleMessage: Sendable, Equatable {
+    /// An attachment as a bubble lists it.
+    public struct Attachment: Sendable, Equatable {
+        public var filename: String
+        public var size: Int64
+
+        public init(filename: String, size: Int64) {
+            self.filename = filename
+            self.size = size
+        }
+    }
+
+    public var from: EmailAddress
+    public var isFromMe: Bool
+    public var isUnread: Bool
+    public var dateMs: Int64
+    public var subject: String
+    /// The bubble text: the message without quotes and signatures.
+    public var text: String
+    /// The whole text, when something was removed from it to make ``text``.
+    public var originalText: String?
+    public var isNewsletter: Bool
+    public var attachments: [Attachment]
+
+    public init(
+        from: EmailAddress, isFromMe: Bool, isUnread: Bool, dateMs: Int64, subject: String, text: String,
+        originalText: String?, isNewsletter: Bool, attachments: [Attachment]
+    ) {
+        self.from = from
+        self.isFromMe = isFromMe
+        self.isUnread = isUnread
+        self.dateMs = dateMs
+        self.subject = subject
+        self.text = text
+        self.originalText = originalText
+        self.isNewsletter = isNewsletter
+        self.attachments = attachments
+    }
+
+    /// The bubble of a stored message.
+    public init(_ message: TranscriptMessage) {
+        self.init(
+            from: message.from, isFromMe: message.isFromMe, isUnread: message.isUnread, dateMs: message.internalDateMs,
+            subject: message.subject, text: message.text, originalText: message.originalText,
+            isNewsletter: message.isNewsletter,
+            attachments: message.attachments.map { Attachment(filename: $0.filename, size: $0.size) })
+    }
+}
