@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import MarkdownExport
-import TerminalUI
 
 @Suite struct SafeFileNameTests {
     /// A name is safe when it is one non-empty path component with no hidden, traversal or control part.
