@@ -118,7 +118,13 @@ let package = Package(
         // search results and status, drawn from view models rather than from store ids.
         .target(
             name: "TerminalUI",
-            dependencies: ["ChatmailStore", "TextSafety", "CWidth"],
+            dependencies: ["TextSafety", "CWidth"],
+            swiftSettings: strictSettings
+        ),
+        // The views of stored records that TerminalUI draws: the one module that knows both sides.
+        .target(
+            name: "RecordViews",
+            dependencies: ["ChatmailStore", "TerminalUI"],
             swiftSettings: strictSettings
         ),
         // The `--json` encodings scripts read.
@@ -143,6 +149,7 @@ let package = Package(
                 "GmailAPI",
                 "MailText",
                 "TerminalUI",
+                "RecordViews",
                 "JSONOutput",
                 "MarkdownExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -204,7 +211,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", "JSONOutput", "MarkdownExport", "ChatmailStore"],
+            dependencies: ["TerminalUI", "RecordViews", "JSONOutput", "MarkdownExport", "ChatmailStore"],
             // Golden files are read from the source tree, so `CHATMAIL_UPDATE_GOLDENS=1` can rewrite them.
             exclude: ["Golden"],
             swiftSettings: strictSettings

@@ -112,6 +112,11 @@ struct AddressJSON: Encodable {
         self.name = address.name
     }
 
+    init(_ person: Person) {
+        self.address = person.address
+        self.name = person.name
+    }
+
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(address, forKey: .address)

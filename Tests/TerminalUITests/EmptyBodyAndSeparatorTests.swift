@@ -2,6 +2,7 @@ import ChatmailStore
 import Foundation
 import JSONOutput
 import MarkdownExport
+import RecordViews
 import Testing
 @testable import TerminalUI
 

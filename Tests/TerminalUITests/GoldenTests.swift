@@ -1,5 +1,6 @@
 import ChatmailStore
 import Foundation
+import RecordViews
 import Testing
 @testable import TerminalUI
 

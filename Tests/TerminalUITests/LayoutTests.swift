@@ -1,6 +1,7 @@
 import ChatmailStore
 import Foundation
 import JSONOutput
+import RecordViews
 import Testing
 @testable import TerminalUI
 

@@ -1,6 +1,7 @@
 import ChatmailStore
 import Foundation
 import JSONOutput
+import RecordViews
 import Testing
 @testable import TerminalUI
 
@@ -28,7 +29,7 @@ import Testing
             #7  archive  abandoned  2         -       bob@example.net (2 messages)
 
             """)
-        #expect(renderer.render([]) == "No queued actions.\n")
+        #expect(renderer.render([PendingAction]()) == "No queued actions.\n")
     }
 
     @Test("targets and errors come from mail and servers: escape sequences never reach the terminal, in text or JSON")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChatmailStore
 import JSONOutput
+import RecordViews
 import TerminalUI
 
 /// `chatmail conversations`: the conversation list, newest first.

@@ -6,6 +6,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import GmailAPI
+import RecordViews
 import TerminalUI
 
 /// `chatmail demo`: the whole product against the local Gmail emulator, in one command.

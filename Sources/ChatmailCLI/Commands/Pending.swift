@@ -4,6 +4,7 @@ import ChatmailSync
 import Foundation
 import JSONOutput
 import Logging
+import RecordViews
 import TerminalUI
 
 /// `chatmail pending`: the queue of local actions on their way to Gmail.

@@ -2,6 +2,7 @@ import ArgumentParser
 import ChatmailStore
 import Foundation
 import JSONOutput
+import RecordViews
 import TerminalUI
 
 /// `chatmail search <query>`: full-text search over bubble text and subjects.

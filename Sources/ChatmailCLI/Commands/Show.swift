@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChatmailStore
 import JSONOutput
+import RecordViews
 import TerminalUI
 
 /// `chatmail show <person>`: the chat transcript with one person or group.

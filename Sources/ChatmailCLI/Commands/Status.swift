@@ -2,6 +2,7 @@ import ArgumentParser
 import ChatmailStore
 import Foundation
 import JSONOutput
+import RecordViews
 import TerminalUI
 
 /// `chatmail status`: the account, its sync state and what is waiting.

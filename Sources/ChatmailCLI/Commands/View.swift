@@ -3,6 +3,7 @@ import ChatmailStore
 import Foundation
 import JSONOutput
 import MailText
+import RecordViews
 import TerminalUI
 
 /// `chatmail view`: renders any raw RFC 5322 message as a bubble; usable as a mail-client filter.
@@ -53,14 +54,14 @@ struct View: AsyncParsableCommand {
 extension MessageView {
     init(_ processed: ProcessedMessage) {
         let message = processed.message
-        func address(_ mail: MailAddress) -> EmailAddress { EmailAddress(address: mail.address, name: mail.name) }
+        func address(_ mail: MailAddress) -> Person { Person(EmailAddress(address: mail.address, name: mail.name)) }
         self.init(
             from: message.sender.map(address), to: message.to.map(address), cc: message.cc.map(address),
             subject: message.subject, dateMs: message.dateMs, text: processed.text.text,
             originalText: processed.text.originalText, quotedTextRemoved: processed.text.quotedTextRemoved,
             isNewsletter: processed.newsletter.isNewsletter, newsletterReasons: processed.newsletter.reasons,
             attachments: message.attachments.map {
-                TranscriptMessage.Attachment(filename: $0.filename, mimeType: $0.mimeType, size: Int64($0.size), isInline: $0.isInline)
+                Attachment(filename: $0.filename, mimeType: $0.mimeType, size: Int64($0.size))
             },
             sanitizedHTML: processed.text.sanitizedHTML)
     }

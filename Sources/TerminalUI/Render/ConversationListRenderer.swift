@@ -1,5 +1,3 @@
-import ChatmailStore
-
 /// Renders the conversation list as one line per conversation:
 /// title with unread count, snippet, and a relative time, never wider than the terminal.
 public struct ConversationListRenderer: Sendable {
@@ -15,7 +13,7 @@ public struct ConversationListRenderer: Sendable {
         self.glyphs = glyphs
     }
 
-    public func render(_ conversations: [ConversationSummary]) -> String {
+    public func render(_ conversations: [ConversationRow]) -> String {
         guard !conversations.isEmpty else { return "No conversations.\n" }
         let times = conversations.map { time.relative($0.lastMessageAtMs) }
         // As wide as the widest time shown, so a list of today's chats does not waste ten columns.
@@ -24,7 +22,7 @@ public struct ConversationListRenderer: Sendable {
     }
 
     /// `● Title (2)   [news] snippet…   14:02`: marker, title with its unread badge, snippet, time.
-    func row(_ conversation: ConversationSummary, relativeTime: String, timeWidth: Int) -> String {
+    func row(_ conversation: ConversationRow, relativeTime: String, timeWidth: Int) -> String {
         let marker = conversation.unreadCount > 0 ? glyphs.unreadMarker : " "
         let when = String(repeating: " ", count: max(0, timeWidth - DisplayWidth.of(relativeTime))) + relativeTime
         let unread = conversation.unreadCount > 0 ? " (\(conversation.unreadCount))" : ""

@@ -1,5 +1,3 @@
-import ChatmailStore
-
 /// Renders `chatmail pending`: one row per queued action (id, kind, status, attempts, next attempt,
 /// target), with its last error on an indented line below.
 public struct PendingActionRenderer: Sendable {
@@ -15,12 +13,12 @@ public struct PendingActionRenderer: Sendable {
 
     static let header = ["ID", "KIND", "STATUS", "ATTEMPTS", "NEXT", "TARGET"]
 
-    public func render(_ actions: [PendingAction]) -> String {
+    public func render(_ actions: [QueuedActionRow]) -> String {
         guard !actions.isEmpty else { return "No queued actions.\n" }
         let rows = actions.map { action -> [String] in
             [
-                "#\(action.id.rawValue)", action.kind.rawValue, action.status.rawValue, String(action.attempts),
-                nextAttempt(action), TerminalSafeText.singleLine(action.target) + count(action.targetIDs.count),
+                "#\(action.number)", action.kind, action.status.rawValue, String(action.attempts),
+                nextAttempt(action), TerminalSafeText.singleLine(action.target) + count(action.messageCount),
             ]
         }
         var widths = Self.header.map(DisplayWidth.of)
@@ -44,7 +42,7 @@ public struct PendingActionRenderer: Sendable {
     }
 
     /// "now", "in 4 s", "in 3 min", or "-" for finished actions.
-    func nextAttempt(_ action: PendingAction) -> String {
+    func nextAttempt(_ action: QueuedActionRow) -> String {
         guard action.status == .pending || action.status == .failed else { return "-" }
         let seconds = (action.nextAttemptAtMs - time.nowMs + 999) / 1000
         if seconds <= 0 { return "now" }
@@ -56,7 +54,7 @@ public struct PendingActionRenderer: Sendable {
         messages == 1 ? " (1 message)" : " (\(messages) messages)"
     }
 
-    private func paintStatus(_ text: String, _ status: PendingActionStatus) -> String {
+    private func paintStatus(_ text: String, _ status: QueuedActionRow.Status) -> String {
         switch status {
         case .abandoned: palette.paint(text, .badge)
         case .completed: palette.paint(text, .dim)

@@ -1,5 +1,3 @@
-import ChatmailStore
-
 /// Renders search results: for each hit, who wrote it and when, the command that opens the
 /// conversation, the subject and a snippet with the matching words highlighted.
 ///
@@ -19,18 +17,17 @@ public struct SearchResultRenderer: Sendable {
         self.palette = palette
     }
 
-    /// - Parameter openCommands: the `chatmail show …` command that opens each hit's conversation.
-    public func render(_ hits: [SearchHit], openCommands: [ConversationID: String]) -> String {
+    public func render(_ hits: [SearchHitView]) -> String {
         guard !hits.isEmpty else { return "No messages match.\n" }
         var blocks: [String] = []
         for hit in hits {
             var lines: [String] = []
-            let author = hit.isFromMe ? "You" : TerminalSafeText.singleLine(hit.from.name ?? hit.from.address)
-            let title = TerminalSafeText.singleLine(hit.conversation.title)
-            let when = time.dayHeading(hit.internalDateMs) + " " + time.clockTime(hit.internalDateMs)
+            let author = hit.isFromMe ? "You" : TerminalSafeText.singleLine(hit.author.name ?? hit.author.address)
+            let title = TerminalSafeText.singleLine(hit.conversationTitle)
+            let when = time.dayHeading(hit.dateMs) + " " + time.clockTime(hit.dateMs)
             let header = DisplayWidth.truncate(author == title ? "\(author) · \(when)" : "\(author) in \(title) · \(when)", toWidth: width)
             lines.append(palette.paint(header, .bold))
-            if let open = openCommands[hit.conversation.id] {
+            if let open = hit.openCommand {
                 lines.append(palette.paint(DisplayWidth.truncate("  " + open, toWidth: width), .dim))
             }
             if !hit.subject.plain.isEmpty {
@@ -45,7 +42,7 @@ public struct SearchResultRenderer: Sendable {
     }
 
     /// The text on one line, terminal-safe, with matches in bold or between marks.
-    func highlighted(_ text: MarkedText) -> String {
+    func highlighted(_ text: HighlightedText) -> String {
         text.segments.map { segment in
             let safe = TerminalSafeText.singleLine(segment.text)
             let spaced = (segment.text.first?.isWhitespace == true ? " " : "") + safe

@@ -1,5 +1,3 @@
-import ChatmailStore
-
 /// Renders `chatmail status` as aligned "label  value" lines.
 public struct StatusRenderer: Sendable {
     public var time: TimeFormatting
@@ -10,18 +8,15 @@ public struct StatusRenderer: Sendable {
         self.palette = palette
     }
 
-    /// The status of the account whose data lives at `dataPath` (the home directory); `isDemo` marks
-    /// the demo's home, whose Gmail is the local emulator.
-    public func render(_ status: StoreStatus, dataPath: String, isDemo: Bool = false) -> String {
-        let actions = status.actionCounts
+    public func render(_ status: StatusView) -> String {
         let rows: [(String, String)] = [
-            ("Account", TerminalSafeText.singleLine(status.account.email) + (isDemo ? " (the demo mailbox, served by the local Gmail emulator)" : "")),
-            ("Data", TerminalSafeText.singleLine(dataPath)),
-            ("History id", status.account.historyID ?? "none (never synced)"),
-            ("Last sync", status.account.lastSyncAtMs.map { time.iso8601($0) } ?? "never"),
+            ("Account", TerminalSafeText.singleLine(status.account) + (status.isDemo ? " (the demo mailbox, served by the local Gmail emulator)" : "")),
+            ("Data", TerminalSafeText.singleLine(status.dataPath)),
+            ("History id", status.historyID ?? "none (never synced)"),
+            ("Last sync", status.lastSyncAtMs.map { time.iso8601($0) } ?? "never"),
             ("Messages", String(status.messageCount)),
             ("Conversations", "\(status.conversationCount) (\(status.archivedConversationCount) archived, \(status.unreadConversationCount) unread)"),
-            ("Pending actions", "\(actions[.pending, default: 0] + actions[.processing, default: 0]) pending, \(actions[.failed, default: 0]) failed, \(actions[.abandoned, default: 0]) abandoned"),
+            ("Pending actions", "\(status.pendingActionCount) pending, \(status.failedActionCount) failed, \(status.abandonedActionCount) abandoned"),
             ("Abandoned messages", String(status.abandonedMessageCount)),
         ]
         let labelWidth = rows.map { $0.0.count }.max() ?? 0

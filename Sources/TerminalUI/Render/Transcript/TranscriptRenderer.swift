@@ -1,5 +1,3 @@
-import ChatmailStore
-
 /// Renders a transcript as a chat: day separators, a name-and-time header for each run of messages
 /// from one sender, and a bubble per message, other people's on the left and mine on the right.
 ///
@@ -30,11 +28,6 @@ public struct TranscriptRenderer: Sendable {
     /// The widest a bubble may be, border included.
     var bubbleWidth: Int { min(width, max(14, width * 7 / 10)) }
 
-    /// A stored conversation as a chat.
-    public func render(_ transcript: Transcript) -> String {
-        render(TranscriptView(transcript))
-    }
-
     public func render(_ transcript: TranscriptView) -> String {
         var output = ""
         output.reserveCapacity(transcript.messages.count * 512)
@@ -63,7 +56,7 @@ public struct TranscriptRenderer: Sendable {
                 line(palette.paint(centered("\(count) unread"), .badge))
             }
             let startsRun = newDay || index == firstUnread || previous.map {
-                $0.from.normalizedAddress != message.from.normalizedAddress || $0.isFromMe != message.isFromMe
+                $0.from.key != message.from.key || $0.isFromMe != message.isFromMe
                     || message.dateMs - $0.dateMs > Self.runBreakMs
             } ?? true
             if startsRun {
@@ -76,7 +69,7 @@ public struct TranscriptRenderer: Sendable {
             bubble.draw(
                 content.lines(for: message, showSubject: showSubject),
                 tag: message.isNewsletter ? "newsletter" : nil,
-                border: message.isFromMe ? .accent : .person(message.from.normalizedAddress),
+                border: message.isFromMe ? .accent : .person(message.from.key),
                 alignRight: message.isFromMe, lineWidth: width, into: &output)
             previous = message
         }
@@ -115,7 +108,7 @@ public struct TranscriptRenderer: Sendable {
         let name = DisplayWidth.truncate(
             sender.isEmpty ? TerminalSafeText.singleLine(message.from.address) : sender,
             toWidth: max(1, width - DisplayWidth.of(clock)), ellipsis: glyphs.ellipsis)
-        return palette.paint(name, Palette.Style.person(message.from.normalizedAddress).with(.bold)) + palette.paint(clock, .dim)
+        return palette.paint(name, Palette.Style.person(message.from.key).with(.bold)) + palette.paint(clock, .dim)
     }
 
     /// `label` between two rules, centred: "── Tue 3 Mar 2025 ──".

@@ -1,11 +1,22 @@
-import ChatmailStore
-
 /// One message as `chatmail view` shows it: a neutral value the CLI fills from the text pipeline, so
 /// TerminalUI needs no knowledge of MIME.
 public struct MessageView: Sendable, Equatable {
-    public var from: EmailAddress?
-    public var to: [EmailAddress]
-    public var cc: [EmailAddress]
+    /// An attachment as the message lists it.
+    public struct Attachment: Sendable, Equatable {
+        public var filename: String
+        public var mimeType: String
+        public var size: Int64
+
+        public init(filename: String, mimeType: String, size: Int64) {
+            self.filename = filename
+            self.mimeType = mimeType
+            self.size = size
+        }
+    }
+
+    public var from: Person?
+    public var to: [Person]
+    public var cc: [Person]
     public var subject: String
     public var dateMs: Int64?
     public var text: String
@@ -13,13 +24,13 @@ public struct MessageView: Sendable, Equatable {
     public var quotedTextRemoved: Bool
     public var isNewsletter: Bool
     public var newsletterReasons: [String]
-    public var attachments: [TranscriptMessage.Attachment]
+    public var attachments: [Attachment]
     public var sanitizedHTML: String?
 
     public init(
-        from: EmailAddress?, to: [EmailAddress], cc: [EmailAddress], subject: String, dateMs: Int64?, text: String,
+        from: Person?, to: [Person], cc: [Person], subject: String, dateMs: Int64?, text: String,
         originalText: String, quotedTextRemoved: Bool, isNewsletter: Bool, newsletterReasons: [String],
-        attachments: [TranscriptMessage.Attachment], sanitizedHTML: String?
+        attachments: [Attachment], sanitizedHTML: String?
     ) {
         self.from = from
         self.to = to
@@ -38,7 +49,8 @@ public struct MessageView: Sendable, Equatable {
     /// The message as a chat of one bubble. It was never stored, so it has no ids to show; a message
     /// without a date is shown at `nowMs`, one without a sender as from "unknown sender".
     public func transcriptView(nowMs: Int64) -> TranscriptView {
-        let sender = from ?? EmailAddress(address: "unknown sender")
+        // A placeholder, not an address: it is its own key.
+        let sender = from ?? Person(address: "unknown sender", key: "unknown sender")
         let message = BubbleMessage(
             from: sender, isFromMe: false, isUnread: false, dateMs: dateMs ?? nowMs, subject: subject, text: text,
             originalText: quotedTextRemoved ? originalText : nil, isNewsletter: isNewsletter,
@@ -49,8 +61,8 @@ public struct MessageView: Sendable, Equatable {
     }
 
     /// Each person once (by identity key), in first-seen order.
-    static func unique(_ addresses: [EmailAddress]) -> [EmailAddress] {
+    static func unique(_ addresses: [Person]) -> [Person] {
         var seen = Set<String>()
-        return addresses.filter { seen.insert($0.normalizedAddress).inserted }
+        return addresses.filter { seen.insert($0.key).inserted }
     }
 }

@@ -1,29 +1,20 @@
-import ChatmailStore
-
 /// What the chat renderer draws: a title, the people, and the messages as bubbles.
 ///
 /// It holds no store ids: the renderer never needs them, and a message that was never stored (a file
 /// given to `chatmail view`) can then be shown as itself rather than dressed up as a stored one.
-/// ``init(_:)`` builds the view of a stored transcript.
+/// The `RecordViews` module builds it from a stored transcript.
 public struct TranscriptView: Sendable, Equatable {
     public var title: String
-    public var participants: [EmailAddress]
+    public var participants: [Person]
     /// How many older messages a limit left out.
     public var earlierMessageCount: Int
     public var messages: [BubbleMessage]
 
-    public init(title: String, participants: [EmailAddress], earlierMessageCount: Int = 0, messages: [BubbleMessage]) {
+    public init(title: String, participants: [Person], earlierMessageCount: Int = 0, messages: [BubbleMessage]) {
         self.title = title
         self.participants = participants
         self.earlierMessageCount = earlierMessageCount
         self.messages = messages
-    }
-
-    /// The view of a stored conversation.
-    public init(_ transcript: Transcript) {
-        self.init(
-            title: transcript.conversation.title, participants: transcript.conversation.participants,
-            earlierMessageCount: transcript.earlierMessageCount, messages: transcript.messages.map(BubbleMessage.init))
     }
 }
 
@@ -40,7 +31,7 @@ public struct BubbleMessage: Sendable, Equatable {
         }
     }
 
-    public var from: EmailAddress
+    public var from: Person
     public var isFromMe: Bool
     public var isUnread: Bool
     public var dateMs: Int64
@@ -53,7 +44,7 @@ public struct BubbleMessage: Sendable, Equatable {
     public var attachments: [Attachment]
 
     public init(
-        from: EmailAddress, isFromMe: Bool, isUnread: Bool, dateMs: Int64, subject: String, text: String,
+        from: Person, isFromMe: Bool, isUnread: Bool, dateMs: Int64, subject: String, text: String,
         originalText: String?, isNewsletter: Bool, attachments: [Attachment]
     ) {
         self.from = from
@@ -65,14 +56,5 @@ public struct BubbleMessage: Sendable, Equatable {
         self.originalText = originalText
         self.isNewsletter = isNewsletter
         self.attachments = attachments
-    }
-
-    /// The bubble of a stored message.
-    public init(_ message: TranscriptMessage) {
-        self.init(
-            from: message.from, isFromMe: message.isFromMe, isUnread: message.isUnread, dateMs: message.internalDateMs,
-            subject: message.subject, text: message.text, originalText: message.originalText,
-            isNewsletter: message.isNewsletter,
-            attachments: message.attachments.map { Attachment(filename: $0.filename, size: $0.size) })
     }
 }

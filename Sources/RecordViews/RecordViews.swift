@@ -1,0 +1,94 @@
+import ChatmailStore
+import TerminalUI
+
+// The views of stored records: the one place that knows both the store's records and what the
+// terminal renderers draw, so neither side depends on the other. Ids stay behind here; a view keeps
+// only what is shown.
+
+extension Person {
+    /// The person behind an address, keyed by its identity key.
+    public init(_ address: EmailAddress) {
+        self.init(address: address.address, name: address.name, key: address.normalizedAddress)
+    }
+}
+
+extension ConversationRow {
+    public init(_ conversation: ConversationSummary) {
+        self.init(
+            title: conversation.title, snippet: conversation.snippet, lastMessageAtMs: conversation.lastMessageAtMs,
+            unreadCount: conversation.unreadCount, isNewsletter: conversation.isNewsletter)
+    }
+}
+
+extension TranscriptView {
+    /// The chat of a stored conversation.
+    public init(_ transcript: Transcript) {
+        self.init(
+            title: transcript.conversation.title, participants: transcript.conversation.participants.map(Person.init),
+            earlierMessageCount: transcript.earlierMessageCount, messages: transcript.messages.map(BubbleMessage.init))
+    }
+}
+
+extension BubbleMessage {
+    /// The bubble of a stored message.
+    public init(_ message: TranscriptMessage) {
+        self.init(
+            from: Person(message.from), isFromMe: message.isFromMe, isUnread: message.isUnread,
+            dateMs: message.internalDateMs, subject: message.subject, text: message.text,
+            originalText: message.originalText, isNewsletter: message.isNewsletter,
+            attachments: message.attachments.map { Attachment(filename: $0.filename, size: $0.size) })
+    }
+}
+
+extension SearchHitView {
+    /// - Parameter openCommand: the `chatmail show …` command that opens the hit's conversation.
+    public init(_ hit: SearchHit, openCommand: String?) {
+        self.init(
+            author: Person(hit.from), isFromMe: hit.isFromMe, conversationTitle: hit.conversation.title,
+            openCommand: openCommand, dateMs: hit.internalDateMs, subject: HighlightedText(hit.subject),
+            snippet: HighlightedText(hit.snippet))
+    }
+}
+
+extension HighlightedText {
+    public init(_ text: MarkedText) {
+        self.init(segments: text.segments.map { Segment(text: $0.text, isMatch: $0.isMatch) })
+    }
+}
+
+extension StatusView {
+    /// The status of the account whose data lives at `dataPath` (the home directory); `isDemo` marks
+    /// the demo's home, whose Gmail is the local emulator.
+    public init(_ status: StoreStatus, dataPath: String, isDemo: Bool) {
+        let actions = status.actionCounts
+        self.init(
+            account: status.account.email, dataPath: dataPath, isDemo: isDemo, historyID: status.account.historyID,
+            lastSyncAtMs: status.account.lastSyncAtMs, messageCount: status.messageCount,
+            conversationCount: status.conversationCount, archivedConversationCount: status.archivedConversationCount,
+            unreadConversationCount: status.unreadConversationCount,
+            pendingActionCount: actions[.pending, default: 0] + actions[.processing, default: 0],
+            failedActionCount: actions[.failed, default: 0], abandonedActionCount: actions[.abandoned, default: 0],
+            abandonedMessageCount: status.abandonedMessageCount)
+    }
+}
+
+extension QueuedActionRow {
+    public init(_ action: PendingAction) {
+        self.init(
+            number: action.id.rawValue, kind: action.kind.rawValue, status: Status(action.status),
+            attempts: action.attempts, nextAttemptAtMs: action.nextAttemptAtMs, target: action.target,
+            messageCount: action.targetIDs.count, lastError: action.lastError)
+    }
+}
+
+extension QueuedActionRow.Status {
+    public init(_ status: PendingActionStatus) {
+        switch status {
+        case .pending: self = .pending
+        case .processing: self = .processing
+        case .failed: self = .failed
+        case .completed: self = .completed
+        case .abandoned: self = .abandoned
+        }
+    }
+}
