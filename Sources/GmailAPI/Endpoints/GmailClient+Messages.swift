@@ -1,4 +1,5 @@
 import Foundation
+import GmailModel
 
 /// `users.messages.*`: list, get, attachments, label changes, trash.
 extension GmailClient {
