@@ -25,7 +25,7 @@ struct AttachmentDownloader: Sendable {
         if let id = source.gmailAttachmentID {
             do {
                 return try Self.decode(try await client.getAttachment(messageID: source.gmailID, attachmentID: id))
-            } catch GmailAPIError.notFound, GmailAPIError.badRequest {
+            } catch GmailAPIError.giveUp(.notFound), GmailAPIError.badRequest {
                 // The id expired: fall through to a fresh copy of the message.
             }
         }
