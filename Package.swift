@@ -213,7 +213,7 @@ let package = Package(
             name: "ChatmailCLITests",
             // Depends on the executable so `swift test` always builds the binary the end-to-end tests run.
             dependencies: [
-                "ChatmailCLI", "ChatmailStore", "TerminalUI", "chatmail", "CommonMarkTestSupport",
+                "ChatmailCLI", "ChatmailStore", "GmailAPI", "TerminalUI", "chatmail", "CommonMarkTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

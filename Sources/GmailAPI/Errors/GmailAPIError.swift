@@ -14,7 +14,8 @@ public enum GmailAPIError: Error, Sendable, Equatable {
     case retryLater(RetryLater)
     /// The saved login no longer works: nothing succeeds until the user logs in again.
     case logInAgain(LogInAgain)
-    /// This item or request cannot succeed as it stands; retrying it does not help.
+    /// This item or request cannot succeed as it stands: record it and move on. Retrying it now does not
+    /// help; the detail says whether anything later might (a full sync, tomorrow's quota).
     case giveUp(GiveUp)
     /// 400: the request itself is wrong (`Invalid label: X`), so it is the caller's input or bug.
     case badRequest(reason: String)
