@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
         // The config file's parser (toml++ underneath), which reports the line of a syntax error.
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        // base64url for Gmail's payloads and the PKCE challenge.
+        .package(url: "https://github.com/swift-extras/swift-extras-base64", exact: "1.2.0"),
     ],
     targets: [
         // The SQL migrations in `Schema/` are the single truth about the database. SwiftPM only ships
@@ -67,9 +69,17 @@ let package = Package(
             name: "TextSafety",
             swiftSettings: strictSettings
         ),
+        // Gmail's message payload (the `format=full` MIME tree) and base64url: the one model the client,
+        // the text pipeline and the emulator share. It sits below all three, which must not depend on
+        // one another, and knows nothing of HTTP or MIME parsing.
+        .target(
+            name: "GmailModel",
+            dependencies: [.product(name: "ExtrasBase64", package: "swift-extras-base64")],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "MailText",
-            dependencies: ["CLibXML2", "TextSafety"],
+            dependencies: ["CLibXML2", "TextSafety", "GmailModel"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -86,7 +96,7 @@ let package = Package(
         // The Gmail REST client: transport, auth, typed endpoints, batch, retries, quota pacing.
         .target(
             name: "GmailAPI",
-            dependencies: ["Digest", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Digest", "GmailModel", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         // The local Gmail API + OAuth emulator (Hummingbird), kept out of the lean `chatmail` binary.
@@ -95,6 +105,7 @@ let package = Package(
             dependencies: [
                 "MailText",
                 "Digest",
+                "GmailModel",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -147,6 +158,7 @@ let package = Package(
                 "ChatmailStore",
                 "ChatmailSync",
                 "GmailAPI",
+                "GmailModel",
                 "MailText",
                 "TerminalUI",
                 "RecordViews",
@@ -181,18 +193,23 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "GmailModelTests",
+            dependencies: ["GmailModel"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "MailTextTests",
-            dependencies: ["MailText"],
+            dependencies: ["MailText", "GmailModel"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "GmailAPITests",
-            dependencies: ["GmailAPI", "GmailEmulator"],
+            dependencies: ["GmailAPI", "GmailEmulator", "GmailModel"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "GmailEmulatorTests",
-            dependencies: ["GmailEmulator", "MailText", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["GmailEmulator", "GmailModel", "MailText", .product(name: "Hummingbird", package: "hummingbird")],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -225,7 +242,7 @@ let package = Package(
             name: "ChatmailCLITests",
             // Depends on the executable so `swift test` always builds the binary the end-to-end tests run.
             dependencies: [
-                "ChatmailCLI", "ChatmailStore", "TerminalUI", "chatmail", "CommonMarkTestSupport",
+                "ChatmailCLI", "ChatmailStore", "GmailAPI", "TerminalUI", "chatmail", "CommonMarkTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -39,13 +39,21 @@ enum ExitStatus: Int32, Sendable {
             }
         case let error as GmailAPIError:
             switch error {
-            case .credentialsRevoked, .unauthorized, .permissionDenied, .oauthRejected, .authorizationDenied,
-                 .stateMismatch, .scopeNotGranted:
+            case .logInAgain:
                 self = .notLoggedIn
-            case .notFound, .historyExpired, .badRequest, .rateLimited, .dailyLimitExceeded, .server, .unexpectedStatus,
-                 .transport, .decoding, .batchPartsFailed, .loginTimedOut, .credentialStore, .loopback:
+            // Its message sends the user to `chatmail login` for the missing scope, so scripts see it as one.
+            case .giveUp(.permissionDenied):
+                self = .notLoggedIn
+            case .retryLater, .giveUp, .badRequest:
                 self = .failure
             }
+        case let error as LoginFlowError:
+            switch error {
+            case .authorizationDenied, .stateMismatch: self = .notLoggedIn
+            case .loginTimedOut, .loopback: self = .failure
+            }
+        case is CredentialStoreError:
+            self = .failure
         case let error as SyncError:
             switch error {
             case .accountMismatch: self = .notLoggedIn

@@ -101,7 +101,7 @@ func messageJSON(_ id: String) -> String {
             Issue.record("a 404 part must not be a success")
             return
         }
-        #expect(error == .notFound(resource: "message"))
+        #expect(error == .giveUp(.notFound(resource: "message")))
         #expect(sleeper.sleeps == [.seconds(1)])
     }
 
@@ -114,7 +114,7 @@ func messageJSON(_ id: String) -> String {
         }
         let results = try await makeClient(transport: transport, maxAttempts: 3).getMessages(ids: ["ok", "x"])
         #expect(transport.requests.count == 3)
-        #expect(results["x"].map { if case .failure(.server(status: 503)) = $0 { true } else { false } } == true)
+        #expect(results["x"].map { if case .failure(.retryLater(.server(status: 503))) = $0 { true } else { false } } == true)
         #expect(try results["ok"]?.get().id == "ok")
     }
 

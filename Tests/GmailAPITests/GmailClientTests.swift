@@ -1,5 +1,6 @@
 import Foundation
 import GmailAPI
+import GmailModel
 import Testing
 
 @Suite struct GmailClientTests {
@@ -68,8 +69,8 @@ import Testing
     func notFoundMeanings() async throws {
         let transport = ScriptedTransport { request, _ in googleError(404, reason: "notFound", message: "Requested entity was not found.") }
         let client = makeClient(transport: transport)
-        await #expect(throws: GmailAPIError.historyExpired) { try await client.listHistory(startHistoryID: 1) }
-        await #expect(throws: GmailAPIError.notFound(resource: "message")) { try await client.getMessage(id: "gone") }
+        await #expect(throws: GmailAPIError.giveUp(.historyExpired)) { try await client.listHistory(startHistoryID: 1) }
+        await #expect(throws: GmailAPIError.giveUp(.notFound(resource: "message"))) { try await client.getMessage(id: "gone") }
         #expect(transport.requests.count == 2)
     }
 
@@ -89,7 +90,7 @@ import Testing
     func boundedAttempts() async throws {
         let sleeper = VirtualSleeper()
         let transport = ScriptedTransport { _, _ in googleError(503, reason: "backendError") }
-        await #expect(throws: GmailAPIError.server(status: 503)) {
+        await #expect(throws: GmailAPIError.retryLater(.server(status: 503))) {
             try await makeClient(transport: transport, sleeper: sleeper, maxAttempts: 4).getProfile()
         }
         #expect(transport.requests.count == 4)
@@ -102,14 +103,14 @@ import Testing
         let sleeper = VirtualSleeper()
         let transport = ScriptedTransport { _, _ in googleError(503, reason: "backendError") }
         let client = makeClient(transport: transport, sleeper: sleeper, maxAttempts: 4)
-        await #expect(throws: GmailAPIError.server(status: 503)) { try await client.retrying(maxAttempts: 1).getProfile() }
+        await #expect(throws: GmailAPIError.retryLater(.server(status: 503))) { try await client.retrying(maxAttempts: 1).getProfile() }
         #expect(transport.requests.count == 1)
         #expect(sleeper.sleeps.isEmpty)
-        await #expect(throws: GmailAPIError.server(status: 503)) { try await client.getProfile() }
+        await #expect(throws: GmailAPIError.retryLater(.server(status: 503))) { try await client.getProfile() }
         #expect(transport.requests.count == 5)
     }
 
-    @Test("network errors are transient and surface as .transport")
+    @Test("network errors are transient and surface as .retryLater(.transport)")
     func networkErrors() async throws {
         let transport = ScriptedTransport { _, _ in throw URLError(.networkConnectionLost) }
         await #expect(throws: GmailAPIError.self) { try await makeClient(transport: transport, maxAttempts: 3).getProfile() }
@@ -122,7 +123,7 @@ import Testing
         _ = try await makeClient(transport: rate).getProfile()
         #expect(rate.requests.count == 2)
         let denied = ScriptedTransport { _, _ in googleError(403, reason: "insufficientPermissions") }
-        await #expect(throws: GmailAPIError.permissionDenied(reason: "insufficientPermissions")) { try await makeClient(transport: denied).getProfile() }
+        await #expect(throws: GmailAPIError.giveUp(.permissionDenied(reason: "insufficientPermissions"))) { try await makeClient(transport: denied).getProfile() }
         #expect(denied.requests.count == 1)
         let bad = ScriptedTransport { _, _ in googleError(400, reason: "invalidArgument", message: "Invalid label: X") }
         await #expect(throws: GmailAPIError.badRequest(reason: "Invalid label: X")) { _ = try await makeClient(transport: bad).modify(id: "m", add: ["X"]) }
@@ -144,7 +145,7 @@ import Testing
     @Test("exhausted rate limits report the server's hint")
     func rateLimitedAfterRetries() async throws {
         let transport = ScriptedTransport { _, _ in googleError(429, reason: "rateLimitExceeded", headers: ["Retry-After": "9"]) }
-        await #expect(throws: GmailAPIError.rateLimited(retryAfter: .seconds(9))) {
+        await #expect(throws: GmailAPIError.retryLater(.rateLimited(retryAfter: .seconds(9)))) {
             try await makeClient(transport: transport, maxAttempts: 2).getProfile()
         }
     }
@@ -158,11 +159,11 @@ import Testing
         #expect(transport.requests.map { $0.headers["Authorization"] } == ["Bearer token-0", "Bearer token-1"])
     }
 
-    @Test("a second 401 after the refresh is .unauthorized, not a loop")
+    @Test("a second 401 after the refresh is .logInAgain(.unauthorized), not a loop")
     func unauthorizedAfterRefresh() async throws {
         let tokens = CountingTokenSource()
         let transport = ScriptedTransport { _, _ in googleError(401, reason: "authError") }
-        await #expect(throws: GmailAPIError.unauthorized) { try await makeClient(transport: transport, tokens: tokens).getProfile() }
+        await #expect(throws: GmailAPIError.logInAgain(.unauthorized)) { try await makeClient(transport: transport, tokens: tokens).getProfile() }
         #expect(transport.requests.count == 2)
     }
 
@@ -189,7 +190,7 @@ import Testing
         do {
             try await makeClient(transport: transport).batchModify(ids: ids, add: ["X"])
             Issue.record("a failed chunk must throw")
-        } catch GmailAPIError.batchPartsFailed(let failed, let first) {
+        } catch GmailAPIError.giveUp(.batchPartsFailed(let failed, let first)) {
             #expect(failed == Array(ids[1000...]))
             #expect(first == .badRequest(reason: "Invalid label: X"))
         }
@@ -230,7 +231,7 @@ import Testing
         #expect(transport.requests[2].url.path == "/gmail/v1/users/me/settings/sendAs")
     }
 
-    @Test("a 200 with a body that breaks the schema is .decoding, not a crash")
+    @Test("a 200 with a body that breaks the schema is .giveUp(.decoding), not a crash")
     func decodingError() async throws {
         let transport = ScriptedTransport(queue: [jsonResponse(200, #"{"emailAddress":"a@b","historyId":"x"}"#)])
         await #expect(throws: GmailAPIError.self) { try await makeClient(transport: transport).getProfile() }

@@ -53,7 +53,7 @@ import Testing
         let transport = Self.tokenEndpoint(challenge: challenge, scope: "https://www.googleapis.com/auth/gmail.readonly")
         let flow = LoginFlow(tokenClient: OAuthTokenClient(configuration: OAuthConfiguration(clientID: "cid"), transport: transport))
         let browser = Self.browser(code: "c")
-        await #expect(throws: GmailAPIError.scopeNotGranted(missing: OAuthConfiguration.gmailModifyScope)) {
+        await #expect(throws: GmailAPIError.logInAgain(.scopeNotGranted(missing: OAuthConfiguration.gmailModifyScope))) {
             try await flow.run(timeoutSeconds: 30) { url in
                 challenge.value = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "code_challenge" }?.value
                 browser(url)
@@ -65,7 +65,7 @@ import Testing
     func foreignState() async throws {
         let transport = ScriptedTransport(queue: [])
         let flow = LoginFlow(tokenClient: OAuthTokenClient(configuration: OAuthConfiguration(clientID: "cid"), transport: transport))
-        await #expect(throws: GmailAPIError.stateMismatch) {
+        await #expect(throws: LoginFlowError.stateMismatch) {
             try await flow.run(timeoutSeconds: 30, presentURL: Self.browser(code: "c", state: "forged"))
         }
         #expect(transport.requests.isEmpty)

@@ -69,12 +69,12 @@ import Testing
     @Test("invalid_grant on refresh is credentialsRevoked; other codes are oauthRejected")
     func errors() async throws {
         let revoked = ScriptedTransport { _, _ in jsonResponse(400, #"{"error":"invalid_grant","error_description":"Token has been expired or revoked."}"#) }
-        await #expect(throws: GmailAPIError.credentialsRevoked) {
+        await #expect(throws: GmailAPIError.logInAgain(.credentialsRevoked)) {
             try await OAuthTokenClient(configuration: configuration, transport: revoked).refresh(refreshToken: "1//R")
         }
         #expect(revoked.requests.first?.bodyText == "grant_type=refresh_token&refresh_token=1%2F%2FR&client_id=cid&client_secret=csecret")
         let client = ScriptedTransport { _, _ in jsonResponse(401, #"{"error":"invalid_client","error_description":"Unauthorized"}"#) }
-        await #expect(throws: GmailAPIError.oauthRejected(code: "invalid_client")) {
+        await #expect(throws: GmailAPIError.logInAgain(.oauthRejected(code: "invalid_client"))) {
             try await OAuthTokenClient(configuration: configuration, transport: client).refresh(refreshToken: "1//R")
         }
     }
@@ -121,7 +121,7 @@ import Testing
                 ? jsonResponse(400, #"{"error":"invalid_grant"}"#) : jsonResponse(200, GmailClientTests.profileJSON)
         }
         let provider = TokenProvider(refreshToken: "1//R", client: OAuthTokenClient(configuration: configuration, transport: transport))
-        await #expect(throws: GmailAPIError.credentialsRevoked) { try await makeClient(transport: transport, tokens: provider).getProfile() }
+        await #expect(throws: GmailAPIError.logInAgain(.credentialsRevoked)) { try await makeClient(transport: transport, tokens: provider).getProfile() }
     }
 }
 
@@ -150,7 +150,7 @@ import Testing
         let code = Task { try await receiver.waitForCode(expectedState: "expected", timeoutSeconds: 10) }
         let (status, _) = try await get("\(receiver.redirectURI)/?state=forged&code=stolen")
         #expect(status == 400)
-        await #expect(throws: GmailAPIError.stateMismatch) { try await code.value }
+        await #expect(throws: LoginFlowError.stateMismatch) { try await code.value }
     }
 
     @Test("reports access_denied")
@@ -158,13 +158,13 @@ import Testing
         let receiver = try LoopbackReceiver()
         let code = Task { try await receiver.waitForCode(expectedState: "s", timeoutSeconds: 10) }
         _ = try await get("\(receiver.redirectURI)/?error=access_denied&state=s")
-        await #expect(throws: GmailAPIError.authorizationDenied(reason: "access_denied")) { try await code.value }
+        await #expect(throws: LoginFlowError.authorizationDenied(reason: "access_denied")) { try await code.value }
     }
 
     @Test("times out when nobody comes back")
     func timesOut() async throws {
         let receiver = try LoopbackReceiver()
-        await #expect(throws: GmailAPIError.loginTimedOut) { try await receiver.waitForCode(expectedState: "s", timeoutSeconds: 1) }
+        await #expect(throws: LoginFlowError.loginTimedOut) { try await receiver.waitForCode(expectedState: "s", timeoutSeconds: 1) }
     }
 }
 

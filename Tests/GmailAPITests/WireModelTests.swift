@@ -1,5 +1,6 @@
 import Foundation
 import GmailAPI
+import GmailModel
 import Testing
 
 @Suite struct WireModelTests {

@@ -1,5 +1,6 @@
 import Foundation
 import GmailEmulator
+import GmailModel
 import Testing
 
 @Suite struct LoaderTests {

@@ -1,6 +1,7 @@
 import ChatmailStore
 import Foundation
 import GmailAPI
+import GmailModel
 import MarkdownExport
 
 /// Fetches attachment bytes from Gmail for `export --attachments`.
@@ -30,7 +31,7 @@ struct AttachmentDownloader: AttachmentFetching {
         if let id = source.gmailAttachmentID {
             do {
                 return try Self.decode(try await client.getAttachment(messageID: source.gmailID, attachmentID: id))
-            } catch GmailAPIError.notFound, GmailAPIError.badRequest {
+            } catch GmailAPIError.giveUp(.notFound), GmailAPIError.badRequest {
                 // The id expired: fall through to a fresh copy of the message.
             }
         }
@@ -53,15 +54,13 @@ struct AttachmentDownloader: AttachmentFetching {
         return nil
     }
 
-    /// base64url, padded or not: Gmail pads, but does not document it.
+    /// The bytes of a body's base64url data (padded or not); whitespace is dropped first, as the
+    /// base64 decoders of mail clients do.
     static func decode(_ body: MessagePartBody) throws -> Data {
         guard let text = body.data else { return Data() }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 = base64.filter { !$0.isWhitespace }
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64) else {
+        guard let bytes = Base64URL.decode(text.filter { !$0.isWhitespace }) else {
             throw ExportError.attachmentUnavailable("Gmail sent data that is not base64url")
         }
-        return data
+        return Data(bytes)
     }
 }

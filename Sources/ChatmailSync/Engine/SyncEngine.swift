@@ -57,7 +57,7 @@ public struct SyncEngine: Sendable {
             do {
                 historyID = try await IncrementalSyncOrchestrator(gmail: gmail, store: store, persister: persister, tracker: tracker)
                     .run(account: account.id, from: storedHistoryID, report: &report)
-            } catch GmailAPIError.historyExpired {
+            } catch GmailAPIError.giveUp(.historyExpired) {
                 report = SyncReport(mode: .recovery)
                 historyID = try await initial.run(account: account, report: &report)
                 try await markReconciled(account.id)

@@ -11,7 +11,7 @@ struct IncrementalSyncOrchestrator: Sendable {
 
     /// Runs from `start`; returns the committed history id. Messages that failed before are retried.
     /// - parameter finishingFullSync: also clears the full-sync cursor in the same transaction.
-    /// - throws: `GmailAPIError.historyExpired` when Gmail no longer has history from `start`.
+    /// - throws: `GmailAPIError.giveUp(.historyExpired)` when Gmail no longer has history from `start`.
     func run(account: AccountID, from start: UInt64, finishingFullSync: Bool = false, report: inout SyncReport) async throws -> UInt64 {
         let listing = try await gmail.listHistory(startHistoryID: start)  // every page, never truncated
         let plan = HistoryPlan(records: listing.records)

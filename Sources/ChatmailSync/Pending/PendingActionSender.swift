@@ -206,7 +206,7 @@ public struct PendingActionSender: PendingActionPusher {
                 do {
                     let message = try await sender.modify(id: id, add: action.addLabels, remove: action.removeLabels)
                     delivery.confirmed[id] = message.labelIds
-                } catch GmailAPIError.notFound {
+                } catch GmailAPIError.giveUp(.notFound) {
                     delivery.gone.append(id)
                 }
                 action.sentIDs.append(id)
@@ -217,11 +217,11 @@ public struct PendingActionSender: PendingActionPusher {
         do {
             try await sender.batchModify(ids: unsent, add: action.addLabels, remove: action.removeLabels)
             action.sentIDs += unsent
-        } catch GmailAPIError.batchPartsFailed(let failedIDs, let first) {
+        } catch GmailAPIError.giveUp(.batchPartsFailed(let failedIDs, let first)) {
             let failed = Set(failedIDs)
             action.sentIDs += unsent.filter { !failed.contains($0) }
             try await store.write { [action] tx in try tx.savePendingAction(action) }
-            guard case .notFound = first else { throw first }
+            guard case .giveUp(.notFound) = first else { throw first }
             // Gmail's batchModify skips unknown ids as far as anyone has seen; should it answer 404 instead,
             // find the gone ids, drop them, and send the rest once more.
             let outcome = try await FetchPhase(gmail: gmail).run(failedIDs, format: .minimal)
@@ -283,25 +283,28 @@ public struct PendingActionSender: PendingActionPusher {
 
     static func disposition(of error: GmailAPIError) -> Disposition {
         switch error {
-        case .rateLimited(let retryAfter):
+        case .retryLater(.rateLimited(let retryAfter)):
             .retryLater(retryAfterMs: retryAfter.map { Int64($0.components.seconds) * 1000 })
-        case .server, .dailyLimitExceeded, .decoding:
+        case .retryLater(.server):
             .retryLater(retryAfterMs: nil)
-        case .transport:
+        case .retryLater(.transport):
             .unreachable
-        case .batchPartsFailed(_, let first):
-            disposition(of: first)
-        case .unauthorized, .credentialsRevoked, .oauthRejected, .scopeNotGranted, .authorizationDenied, .stateMismatch,
-             .loginTimedOut, .credentialStore, .loopback:
+        case .logInAgain:
             .stopRun
-        case .badRequest, .permissionDenied, .unexpectedStatus, .notFound, .historyExpired:
+        case .giveUp(.batchPartsFailed(_, let first)):
+            disposition(of: first)
+        // A queued action outlives one run: tomorrow's quota or a well-formed answer next time can
+        // still deliver it, so these are retried on the action's own schedule.
+        case .giveUp(.dailyLimitExceeded), .giveUp(.decoding):
+            .retryLater(retryAfterMs: nil)
+        case .giveUp(.notFound), .giveUp(.historyExpired), .giveUp(.permissionDenied), .giveUp(.unexpectedStatus), .badRequest:
             .abandon
         }
     }
 
     /// The one line stored as `last_error`.
     static func describe(_ error: GmailAPIError) -> String {
-        if case .batchPartsFailed(_, let first) = error { return describe(first) }
+        if case .giveUp(.batchPartsFailed(_, let first)) = error { return describe(first) }
         return error.localizedDescription
     }
 }

@@ -17,7 +17,7 @@ public struct MessagePersister: Sendable {
 
     /// The store row of a message fetched with `format=full`.
     public func prepare(_ message: GmailAPI.Message) -> MessageInput {
-        let parsed = message.payload.map { GmailPayloadAdapter.parse(Self.mailTextPart($0)) } ?? ParsedMessage(raw: [])
+        let parsed = message.payload.map(GmailPayloadAdapter.parse) ?? ParsedMessage(raw: [])
         let processed = pipeline.process(parsed, gmailLabels: message.labelIds)
         return MessageInputBuilder.make(processed, envelope: MessageEnvelope(
             gmailID: message.id, threadID: message.threadId ?? message.id,
@@ -50,15 +50,6 @@ public struct MessagePersister: Sendable {
         for input in inputs { touched.formUnion(try tx.upsert(input, in: account).affectedConversations) }
         try tx.clearFailures(gmailIDs: inputs.map(\.gmailID), in: account)
         return touched
-    }
-
-    /// The client's payload model as MailText's (one model, two doors: the same adapter as any payload).
-    static func mailTextPart(_ part: GmailAPI.MessagePart) -> GmailMessagePart {
-        GmailMessagePart(
-            partId: part.partId ?? "", mimeType: part.mimeType ?? "", filename: part.filename ?? "",
-            headers: part.headers.map { GmailMessagePart.Header(name: $0.name, value: $0.value) },
-            body: part.body.map { GmailMessagePart.Body(size: $0.size ?? 0, data: $0.data, attachmentId: $0.attachmentId) },
-            parts: part.parts.map(mailTextPart))
     }
 
     /// Gmail's snippet escapes HTML (`&#39;`, `&amp;`); decode the common entities for display.

@@ -20,12 +20,11 @@ struct FetchPhase: Sendable {
             switch results[id] {
             case .success(let message)?:
                 outcome.messages.append(message)
-            case .failure(.notFound)?:
+            case .failure(.giveUp(.notFound))?:
                 outcome.gone.append(id)
             case .failure(let error)?:
                 // A login problem stops the whole sync; anything else is this message's problem only.
-                if case .credentialsRevoked = error { throw error }
-                if case .unauthorized = error { throw error }
+                if case .logInAgain = error { throw error }
                 outcome.failed.append((id, error.localizedDescription))
             case nil:
                 outcome.failed.append((id, "Gmail sent no answer for this message"))

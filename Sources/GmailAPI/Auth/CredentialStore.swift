@@ -39,26 +39,26 @@ public struct CredentialStore: Sendable {
     public var fileURL: URL { directory.appendingPathComponent(fileName) }
 
     /// The saved credentials, or nil when none were saved.
-    public func load() throws(GmailAPIError) -> StoredCredentials? {
+    public func load() throws(CredentialStoreError) -> StoredCredentials? {
         guard FileManager.default.fileExists(atPath: fileURL.path) else { return nil }
         do {
             let data = try Data(contentsOf: fileURL)
             return try JSONDecoder().decode(StoredCredentials.self, from: data)
         } catch {
-            throw .credentialStore(description: "\(fileURL.path) is unreadable or not valid JSON")
+            throw CredentialStoreError("\(fileURL.path) is unreadable or not valid JSON")
         }
     }
 
     /// Saves `credentials`, replacing any earlier file.
-    public func save(_ credentials: StoredCredentials) throws(GmailAPIError) {
+    public func save(_ credentials: StoredCredentials) throws(CredentialStoreError) {
         try ensureDirectory()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         let data: Data
-        do { data = try encoder.encode(credentials) } catch { throw .credentialStore(description: "cannot encode credentials") }
+        do { data = try encoder.encode(credentials) } catch { throw CredentialStoreError("cannot encode credentials") }
         let temporary = directory.appendingPathComponent(".\(fileName).\(getpid()).tmp").path
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .credentialStore(description: "cannot create \(temporary): errno \(errno)") }
+        guard fd >= 0 else { throw CredentialStoreError("cannot create \(temporary): errno \(errno)") }
         // open() applies the umask; fchmod makes the mode exactly 0600 whatever the umask.
         fchmod(fd, 0o600)
         let written = data.withUnsafeBytes { buffer in write(fd, buffer.baseAddress, buffer.count) }
@@ -66,30 +66,30 @@ public struct CredentialStore: Sendable {
         close(fd)
         guard written == data.count, synced == 0 else {
             unlink(temporary)
-            throw .credentialStore(description: "cannot write \(temporary)")
+            throw CredentialStoreError("cannot write \(temporary)")
         }
         guard rename(temporary, fileURL.path) == 0 else {
             unlink(temporary)
-            throw .credentialStore(description: "cannot replace \(fileURL.path): errno \(errno)")
+            throw CredentialStoreError("cannot replace \(fileURL.path): errno \(errno)")
         }
     }
 
     /// Removes the saved credentials (after `invalid_grant`, or on logout).
-    public func delete() throws(GmailAPIError) {
+    public func delete() throws(CredentialStoreError) {
         guard unlink(fileURL.path) == 0 || errno == ENOENT else {
-            throw .credentialStore(description: "cannot remove \(fileURL.path): errno \(errno)")
+            throw CredentialStoreError("cannot remove \(fileURL.path): errno \(errno)")
         }
     }
 
-    private func ensureDirectory() throws(GmailAPIError) {
+    private func ensureDirectory() throws(CredentialStoreError) {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw .credentialStore(description: "cannot create \(directory.path)")
+            throw CredentialStoreError("cannot create \(directory.path)")
         }
         // Tighten a directory that already existed with a looser mode.
         guard chmod(directory.path, 0o700) == 0 else {
-            throw .credentialStore(description: "cannot set mode 0700 on \(directory.path): errno \(errno)")
+            throw CredentialStoreError("cannot set mode 0700 on \(directory.path): errno \(errno)")
         }
     }
 }

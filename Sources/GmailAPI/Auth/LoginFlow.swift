@@ -16,8 +16,9 @@ public struct LoginFlow: Sendable {
     ///   - presentURL: shows the authorization URL (print it, open a browser); called once.
     ///   - loginHint: the expected account address, if known.
     /// - Returns: the grant, with a refresh token.
-    /// - Throws: `.stateMismatch`, `.authorizationDenied`, `.loginTimedOut`, `.scopeNotGranted`,
-    ///   `.credentialsRevoked` (code rejected), `.oauthRejected`, `.loopback`.
+    /// - Throws: ``LoginFlowError`` when the browser part does not finish; ``GmailAPIError`` for the code
+    ///   exchange and its result: `.logInAgain(.credentialsRevoked)` (code rejected),
+    ///   `.logInAgain(.scopeNotGranted)`, `.logInAgain(.oauthRejected)`.
     public func run(loginHint: String? = nil, timeoutSeconds: Int = 300, presentURL: @Sendable (URL) -> Void) async throws -> TokenGrant {
         let receiver = try LoopbackReceiver()
         let request = AuthorizationRequest(
@@ -26,10 +27,10 @@ public struct LoginFlow: Sendable {
         let code = try await receiver.waitForCode(expectedState: request.state, timeoutSeconds: timeoutSeconds)
         let grant = try await tokenClient.exchange(code: code, verifier: request.pkce.verifier, redirectURI: request.redirectURI)
         for scope in tokenClient.configuration.scopes where !grant.grants(scope) {
-            throw GmailAPIError.scopeNotGranted(missing: scope)
+            throw GmailAPIError.logInAgain(.scopeNotGranted(missing: scope))
         }
         guard grant.refreshToken != nil else {
-            throw GmailAPIError.oauthRejected(code: "no refresh_token in the answer")
+            throw GmailAPIError.logInAgain(.oauthRejected(code: "no refresh_token in the answer"))
         }
         return grant
     }

@@ -18,7 +18,7 @@ public final class LoopbackReceiver: Sendable {
 
     /// Binds and listens on 127.0.0.1 with an OS-chosen port.
     /// - Throws: `.loopback` when the socket cannot be created or bound.
-    public init() throws(GmailAPIError) {
+    public init() throws(LoginFlowError) {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -60,8 +60,8 @@ public final class LoopbackReceiver: Sendable {
     /// Waits for the browser's redirect and returns the authorization code.
     /// - Throws: `.stateMismatch` for a foreign `state`, `.authorizationDenied` for `error=...`,
     ///   `.loginTimedOut` when nothing arrives within `timeoutSeconds`.
-    public func waitForCode(expectedState: String, timeoutSeconds: Int = 300) async throws(GmailAPIError) -> String {
-        let result: Result<String, GmailAPIError> = await withCheckedContinuation { continuation in
+    public func waitForCode(expectedState: String, timeoutSeconds: Int = 300) async throws(LoginFlowError) -> String {
+        let result: Result<String, LoginFlowError> = await withCheckedContinuation { continuation in
             // The thread holds `self`, so the socket stays open until it is done.
             let thread = Thread {
                 continuation.resume(returning: Self.serve(fd: self.socketFD, expectedState: expectedState, timeoutSeconds: timeoutSeconds))
@@ -73,7 +73,7 @@ public final class LoopbackReceiver: Sendable {
     }
 
     /// Accepts connections until one carries OAuth parameters or the deadline passes. Blocking: thread only.
-    private static func serve(fd: Int32, expectedState: String, timeoutSeconds: Int) -> Result<String, GmailAPIError> {
+    private static func serve(fd: Int32, expectedState: String, timeoutSeconds: Int) -> Result<String, LoginFlowError> {
         let deadline = Date().addingTimeInterval(TimeInterval(timeoutSeconds))
         while true {
             let remaining = deadline.timeIntervalSinceNow
@@ -141,7 +141,7 @@ enum LoopbackRedirect: Equatable {
     /// Not an OAuth redirect (favicon, probe): answer and keep waiting.
     case ignore
     case code(String)
-    case failure(GmailAPIError)
+    case failure(LoginFlowError)
 
     static func interpret(target: String, expectedState: String) -> LoopbackRedirect {
         guard let questionMark = target.firstIndex(of: "?") else { return .ignore }

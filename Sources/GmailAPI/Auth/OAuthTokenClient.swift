@@ -41,8 +41,8 @@ public struct OAuthTokenClient: Sendable {
     }
 
     /// Exchanges an authorization code (with its PKCE verifier) for tokens.
-    /// - Throws: `.credentialsRevoked` for `invalid_grant` (code reused/expired, verifier mismatch),
-    ///   `.oauthRejected` for configuration errors, `.server`/`.transport` when Google is unreachable.
+    /// - Throws: `.logInAgain(.credentialsRevoked)` for `invalid_grant` (code reused/expired, verifier mismatch),
+    ///   `.logInAgain(.oauthRejected)` for configuration errors, `.retryLater(.server)`/`.retryLater(.transport)` when Google is unreachable.
     public func exchange(code: String, verifier: String, redirectURI: String) async throws(GmailAPIError) -> TokenGrant {
         var form = [("grant_type", "authorization_code"), ("code", code), ("code_verifier", verifier), ("redirect_uri", redirectURI)]
         form.append(("client_id", configuration.clientID))
@@ -51,7 +51,7 @@ public struct OAuthTokenClient: Sendable {
     }
 
     /// Trades a refresh token for a new access token.
-    /// - Throws: `.credentialsRevoked` when Google answers `invalid_grant` (revoked, expired, password changed).
+    /// - Throws: `.logInAgain(.credentialsRevoked)` when Google answers `invalid_grant` (revoked, expired, password changed).
     public func refresh(refreshToken: String) async throws(GmailAPIError) -> TokenGrant {
         var form = [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", configuration.clientID)]
         if let secret = configuration.clientSecret { form.append(("client_secret", secret)) }
@@ -74,22 +74,22 @@ public struct OAuthTokenClient: Sendable {
         do {
             response = try await transport.send(request)
         } catch {
-            throw .transport(description: Self.describe(error))
+            throw .retryLater(.transport(description: Self.describe(error)))
         }
         guard response.isSuccess else {
             let body = try? JSONDecoder().decode(OAuthErrorBody.self, from: response.body)
             switch (response.status, body?.error) {
-            case (_, "invalid_grant"?): throw .credentialsRevoked
-            case (500...599, _): throw .server(status: response.status)
-            case (_, let code?): throw .oauthRejected(code: code)
-            case (_, nil): throw .unexpectedStatus(response.status)
+            case (_, "invalid_grant"?): throw .logInAgain(.credentialsRevoked)
+            case (500...599, _): throw .retryLater(.server(status: response.status))
+            case (_, let code?): throw .logInAgain(.oauthRejected(code: code))
+            case (_, nil): throw .giveUp(.unexpectedStatus(response.status))
             }
         }
         do {
             let body = try JSONDecoder().decode(Body.self, from: response.body)
             return TokenGrant(accessToken: body.access_token, expiresIn: body.expires_in ?? 3600, refreshToken: body.refresh_token, scope: body.scope)
         } catch {
-            throw .decoding(description: "the token endpoint's answer has no access_token")
+            throw .giveUp(.decoding(description: "the token endpoint's answer has no access_token"))
         }
     }
 

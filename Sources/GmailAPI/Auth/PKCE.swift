@@ -1,4 +1,5 @@
 import Digest
+import GmailModel
 
 /// Proof Key for Code Exchange, S256 (RFC 7636): binds the authorization code to this process, so a
 /// code intercepted on the loopback redirect is useless to anyone else.
@@ -15,7 +16,7 @@ public struct PKCE: Sendable, Equatable {
     public init(verifier: String) {
         precondition((43...128).contains(verifier.count), "a PKCE verifier has 43–128 characters, got \(verifier.count)")
         self.verifier = verifier
-        self.challenge = Base64URL.encode(SHA256.digest(of: Array(verifier.utf8)))
+        self.challenge = Base64URL.encode(SHA256.digest(of: Array(verifier.utf8)), padded: false)
     }
 
     /// A fresh verifier of `length` characters drawn from `random`.
@@ -23,29 +24,5 @@ public struct PKCE: Sendable, Equatable {
         precondition((43...128).contains(length), "a PKCE verifier has 43–128 characters, got \(length)")
         let verifier = String((0..<length).map { _ in alphabet[random.below(alphabet.count)] })
         return PKCE(verifier: verifier)
-    }
-}
-
-/// base64url without padding (RFC 4648 §5).
-enum Base64URL {
-    static func encode(_ bytes: [UInt8]) -> String {
-        let table = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-        var out = ""
-        var index = 0
-        while index + 3 <= bytes.count {
-            let n = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            out.append(table[Int(n >> 18 & 63)]); out.append(table[Int(n >> 12 & 63)])
-            out.append(table[Int(n >> 6 & 63)]); out.append(table[Int(n & 63)])
-            index += 3
-        }
-        let rest = bytes.count - index
-        if rest == 1 {
-            let n = UInt32(bytes[index]) << 16
-            out.append(table[Int(n >> 18 & 63)]); out.append(table[Int(n >> 12 & 63)])
-        } else if rest == 2 {
-            let n = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
-            out.append(table[Int(n >> 18 & 63)]); out.append(table[Int(n >> 12 & 63)]); out.append(table[Int(n >> 6 & 63)])
-        }
-        return out
     }
 }

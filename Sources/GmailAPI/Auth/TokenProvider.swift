@@ -1,7 +1,7 @@
 /// Hands out a valid access token for every request.
 public protocol AccessTokenSource: Sendable {
     /// A token valid for at least the next request.
-    /// - Throws: `GmailAPIError.credentialsRevoked` when the login is dead.
+    /// - Throws: `GmailAPIError.logInAgain(.credentialsRevoked)` when the login is dead.
     func accessToken() async throws -> String
     /// Forgets `token` after a 401, so the next call refreshes (unless someone already did).
     func invalidate(_ token: String) async

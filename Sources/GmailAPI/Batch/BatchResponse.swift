@@ -19,15 +19,15 @@ public struct BatchResponsePart: Sendable, Equatable {
 /// Parses a `multipart/mixed` batch response, leniently: a preamble or leading CRLF before the first
 /// boundary, bare LF line breaks, and parts without a body (204) are all accepted.
 public enum BatchResponseParser {
-    /// - Throws: `.decoding` when there is no boundary or a part has no HTTP status line.
+    /// - Throws: `.giveUp(.decoding)` when there is no boundary or a part has no HTTP status line.
     public static func parse(body: Data, contentType: String?) throws -> [BatchResponsePart] {
         guard let contentType, let boundary = boundaryParameter(contentType) else {
-            throw GmailAPIError.decoding(description: "batch response without a multipart boundary")
+            throw GmailAPIError.giveUp(.decoding(description: "batch response without a multipart boundary"))
         }
         // JSON bodies never contain raw line breaks, so normalising CRLF to LF loses nothing.
         let text = "\n" + String(decoding: body, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
         var segments = text.components(separatedBy: "\n--" + boundary)
-        guard segments.count >= 2 else { throw GmailAPIError.decoding(description: "batch response without parts") }
+        guard segments.count >= 2 else { throw GmailAPIError.giveUp(.decoding(description: "batch response without parts")) }
         segments.removeFirst()  // preamble
         var parts: [BatchResponsePart] = []
         for segment in segments {
@@ -58,7 +58,7 @@ public enum BatchResponseParser {
         let innerTrimmed = inner.drop { $0 == "\n" }
         let (statusAndHeaders, body) = splitHead(innerTrimmed, firstLineIsStatus: true)
         guard let status = statusAndHeaders.status else {
-            throw GmailAPIError.decoding(description: "batch part without an HTTP status line")
+            throw GmailAPIError.giveUp(.decoding(description: "batch part without an HTTP status line"))
         }
         let bodyText = body.trimmingCharacters(in: .whitespacesAndNewlines)
         return BatchResponsePart(contentID: contentID, status: status, headers: statusAndHeaders.headers, body: Data(bodyText.utf8))

@@ -9,7 +9,7 @@ extension GmailClient {
     /// transient part failures (429, 5xx, missing parts) are retried in a new, smaller batch after a
     /// full-jitter backoff, up to `maxAttempts` per id; inner 401s refresh the token (once per rejected
     /// token) and are re-sent at once. Permanent failures come back per id — a 404 as
-    /// `.notFound(resource: "message")`, i.e. gone — never as success. After a rate-limited batch the
+    /// `.giveUp(.notFound(resource: "message"))`, i.e. gone — never as success. After a rate-limited batch the
     /// batch size halves (min 5), since the share of 429 parts grows with batch size, and grows back by 10
     /// per clean batch; a batch counts as rate-limited when a fifth or more of its parts hit the quota rate
     /// (not the concurrency limit).
@@ -132,16 +132,16 @@ struct BatchFetchState {
             if let part {
                 outcome = ResponseClassifier.classify(status: part.status, headers: part.headers, body: part.body, endpoint: .getMessage)
             } else {
-                outcome = .transient(.decoding(description: "the batch response had no part for a requested message"), retryAfter: nil)
+                outcome = .transient(.giveUp(.decoding(description: "the batch response had no part for a requested message")), retryAfter: nil)
             }
             switch outcome {
             case .success:
                 do {
                     results[id] = .success(try JSONDecoder().decode(Message.self, from: part?.body ?? Data()))
                 } catch let error as DecodingError {
-                    results[id] = .failure(.decoding(description: GmailClient.describe(error, type: Message.self)))
+                    results[id] = .failure(.giveUp(.decoding(description: GmailClient.describe(error, type: Message.self))))
                 } catch {
-                    results[id] = .failure(.decoding(description: "Message: \(error.localizedDescription)"))
+                    results[id] = .failure(.giveUp(.decoding(description: "Message: \(error.localizedDescription)")))
                 }
             case .permanent(let error):
                 results[id] = .failure(error)
@@ -150,17 +150,17 @@ struct BatchFetchState {
                 // once, and an id rejected twice in a row, with fresh tokens, fails.
                 authRetries[id, default: 0] += 1
                 if authRetries[id, default: 0] > 2 {
-                    results[id] = .failure(.unauthorized)
+                    results[id] = .failure(.logInAgain(.unauthorized))
                 } else {
                     if invalidated.insert(token).inserted { verdict.invalidate = token }
                     pending.append(id)
                 }
             case .transient(let error, let hint):
-                if case .rateLimited = error, !ResponseClassifier.isConcurrencyLimit(body: part?.body ?? Data()) { rateLimitedParts += 1 }
+                if case .retryLater(.rateLimited) = error, !ResponseClassifier.isConcurrencyLimit(body: part?.body ?? Data()) { rateLimitedParts += 1 }
                 let tried = attempts[id, default: 1] + 1
                 attempts[id] = tried
                 if tried > maxAttempts {
-                    if case .rateLimited = error { results[id] = .failure(.rateLimited(retryAfter: hint)) } else { results[id] = .failure(error) }
+                    if case .retryLater(.rateLimited) = error { results[id] = .failure(.retryLater(.rateLimited(retryAfter: hint))) } else { results[id] = .failure(error) }
                 } else {
                     verdict.later.append(id)
                     verdict.round = max(verdict.round, tried - 1)

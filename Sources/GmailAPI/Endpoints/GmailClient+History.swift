@@ -1,7 +1,7 @@
 /// `users.history.list`: the incremental-sync feed.
 extension GmailClient {
     /// One page of `history.list` (cost 2).
-    /// - Throws: `.historyExpired` when `startHistoryID` is too old (404) or invalid (400): run a full sync.
+    /// - Throws: `.giveUp(.historyExpired)` when `startHistoryID` is too old (404) or invalid (400): run a full sync.
     public func listHistoryPage(
         startHistoryID: UInt64, historyTypes: [HistoryType] = HistoryType.allCases, labelID: String? = nil, maxResults: Int = 500,
         pageToken: String? = nil, fields: String? = nil
@@ -21,7 +21,7 @@ extension GmailClient {
     /// Never truncates, since changes past the cut would be lost: it stops only on a page without
     /// `nextPageToken`. An empty page that still carries a token is followed (lieer #120); a repeated
     /// token is an error rather than a loop.
-    /// - Throws: `.historyExpired` → full sync; transport and server errors after retries.
+    /// - Throws: `.giveUp(.historyExpired)` → full sync; transport and server errors after retries.
     public func listHistory(
         startHistoryID: UInt64, historyTypes: [HistoryType] = HistoryType.allCases, labelID: String? = nil, maxResults: Int = 500
     ) async throws -> HistoryListing {
@@ -37,7 +37,7 @@ extension GmailClient {
             listing.finalHistoryID = page.historyID ?? listing.finalHistoryID
             pageToken = page.nextPageToken
             if let token = pageToken, !seenTokens.insert(token).inserted {
-                throw GmailAPIError.decoding(description: "history.list repeated a page token")
+                throw GmailAPIError.giveUp(.decoding(description: "history.list repeated a page token"))
             }
         } while pageToken != nil
         return listing

@@ -1,4 +1,5 @@
 import Foundation
+import GmailModel
 
 /// `users.messages.*`: list, get, attachments, label changes, trash.
 extension GmailClient {
@@ -30,7 +31,7 @@ extension GmailClient {
 
     /// Every message matching the filters: walks pages until one has no `nextPageToken` (never stops on
     /// `resultSizeEstimate`, which is only an estimate).
-    /// - Throws: `.decoding` if Gmail hands back a page token it already gave (a loop, not progress).
+    /// - Throws: `.giveUp(.decoding)` if Gmail hands back a page token it already gave (a loop, not progress).
     public func listAllMessages(
         query: String? = nil, labelIDs: [String] = [], includeSpamTrash: Bool = false,
         fields: String? = "nextPageToken,messages(id,threadId)"
@@ -44,20 +45,20 @@ extension GmailClient {
             refs += page.messages
             pageToken = page.nextPageToken
             if let token = pageToken, !seenTokens.insert(token).inserted {
-                throw GmailAPIError.decoding(description: "messages.list repeated a page token")
+                throw GmailAPIError.giveUp(.decoding(description: "messages.list repeated a page token"))
             }
         } while pageToken != nil
         return refs
     }
 
     /// `messages.get` (cost 5).
-    /// - Throws: `.notFound(resource: "message")` when the message is gone: routine during sync, skip it.
+    /// - Throws: `.giveUp(.notFound(resource: "message"))` when the message is gone: routine during sync, skip it.
     public func getMessage(id: String, format: MessageFormat = .full, fields: String? = nil) async throws -> Message {
         let response = try await execute(Call(endpoint: .getMessage, path: messagePath(id), query: messageQuery(format: format, fields: fields)))
         return try decode(Message.self, from: response)
     }
 
-    /// `messages.attachments.get` (cost 5). Attachment ids are ephemeral: on `.notFound` or
+    /// `messages.attachments.get` (cost 5). Attachment ids are ephemeral: on `.giveUp(.notFound)` or
     /// `.badRequest`, re-fetch the message and use the fresh id of the same part: attachment ids are ephemeral.
     public func getAttachment(messageID: String, attachmentID: String) async throws -> MessagePartBody {
         let path = messagePath(messageID) + "/attachments/" + FormEncoding.escape(attachmentID)
@@ -75,7 +76,7 @@ extension GmailClient {
     ///
     /// Every chunk must succeed: any 4xx is a failure, as Gmail gives no per-id result. Chunks run in order
     /// and stop at the first failure, because the cause (revoked login, bad label) would fail the rest as well.
-    /// - Throws: `.batchPartsFailed(failedIDs:first:)` listing the ids of the failed and unsent chunks.
+    /// - Throws: `.giveUp(.batchPartsFailed(failedIDs:first:))` listing the ids of the failed and unsent chunks.
     public func batchModify(ids: [String], add: [String] = [], remove: [String] = []) async throws {
         let chunks = stride(from: 0, to: ids.count, by: Self.batchModifyLimit).map { Array(ids[$0..<min($0 + Self.batchModifyLimit, ids.count)]) }
         for (index, chunk) in chunks.enumerated() {
@@ -84,7 +85,7 @@ extension GmailClient {
             do {
                 _ = try await execute(call)
             } catch let error as GmailAPIError {
-                throw GmailAPIError.batchPartsFailed(failedIDs: chunks[index...].flatMap { $0 }, first: error)
+                throw GmailAPIError.giveUp(.batchPartsFailed(failedIDs: chunks[index...].flatMap { $0 }, first: error))
             }
         }
     }

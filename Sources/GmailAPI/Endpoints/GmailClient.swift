@@ -126,7 +126,7 @@ public struct GmailClient: Sendable {
             let token: String
             do {
                 token = try await tokens.accessToken()
-            } catch let error as GmailAPIError where error.isTransient && attempt < configuration.retryPolicy.maxAttempts {
+            } catch GmailAPIError.retryLater where attempt < configuration.retryPolicy.maxAttempts {
                 // The token endpoint was unreachable or busy: back off like any transient failure.
                 let delay = configuration.retryPolicy.delay(beforeRetry: attempt, retryAfter: nil, random: random)
                 attempt += 1
@@ -147,25 +147,25 @@ public struct GmailClient: Sendable {
                 outcome = ResponseClassifier.classify(status: response.status, headers: response.headers, body: response.body, endpoint: call.endpoint)
             } catch {
                 if Task.isCancelled || error is CancellationError { throw CancellationError() }
-                outcome = .transient(.transport(description: OAuthTokenClient.describe(error)), retryAfter: nil)
+                outcome = .transient(.retryLater(.transport(description: OAuthTokenClient.describe(error))), retryAfter: nil)
             }
             switch outcome {
             case .success:
                 guard let received else { preconditionFailure("success needs a response") }
                 return (received, token)
             case .refreshToken:
-                guard !refreshed else { throw GmailAPIError.unauthorized }
+                guard !refreshed else { throw GmailAPIError.logInAgain(.unauthorized) }
                 refreshed = true
                 logger.info("access token rejected; refreshing once", metadata: ["endpoint": "\(call.endpoint)"])
                 await tokens.invalidate(token)
             case .permanent(let error):
                 throw error
             case .transient(let error, let retryAfter):
-                if case .rateLimited = error, !ResponseClassifier.isConcurrencyLimit(body: received?.body ?? Data()) {
+                if case .retryLater(.rateLimited) = error, !ResponseClassifier.isConcurrencyLimit(body: received?.body ?? Data()) {
                     await pacer.recordRateLimited()
                 }
                 guard attempt < configuration.retryPolicy.maxAttempts else {
-                    if case .rateLimited = error { throw GmailAPIError.rateLimited(retryAfter: retryAfter) }
+                    if case .retryLater(.rateLimited) = error { throw GmailAPIError.retryLater(.rateLimited(retryAfter: retryAfter)) }
                     throw error
                 }
                 let delay = configuration.retryPolicy.delay(beforeRetry: attempt, retryAfter: retryAfter, random: random)
@@ -176,14 +176,14 @@ public struct GmailClient: Sendable {
         }
     }
 
-    /// Decodes a 2xx body, turning schema mismatches into `.decoding`.
+    /// Decodes a 2xx body, turning schema mismatches into `.giveUp(.decoding)`.
     func decode<T: Decodable>(_ type: T.Type, from response: HTTPResponse) throws -> T {
         do {
             return try JSONDecoder().decode(type, from: response.body)
         } catch let error as DecodingError {
-            throw GmailAPIError.decoding(description: Self.describe(error, type: T.self))
+            throw GmailAPIError.giveUp(.decoding(description: Self.describe(error, type: T.self)))
         } catch {
-            throw GmailAPIError.decoding(description: "\(T.self): \(error.localizedDescription)")
+            throw GmailAPIError.giveUp(.decoding(description: "\(T.self): \(error.localizedDescription)"))
         }
     }
 

@@ -26,7 +26,7 @@ public enum GmailEndpoint: Sendable, Equatable {
         }
     }
 
-    /// The noun a 404 refers to, for `GmailAPIError.notFound(resource:)`.
+    /// The noun a 404 refers to, for `GmailAPIError.GiveUp.notFound(resource:)`.
     var resourceName: String {
         switch self {
         case .getMessage, .modify, .trash, .untrash: "message"

@@ -40,26 +40,26 @@ public enum ResponseClassifier {
             // Lesson 2: history.list answers an invalid (too old or malformed) startHistoryId with 400 at
             // times; either way the stored id is useless and the cure is a full sync.
             if case .listHistory = endpoint, let message, message.lowercased().contains("historyid") {
-                return .permanent(.historyExpired)
+                return .permanent(.giveUp(.historyExpired))
             }
             return .permanent(.badRequest(reason: message ?? reason ?? "HTTP 400"))
         case 401:
             return .refreshToken
         case 403:
             if let reason, rateLimitReasons.contains(reason) {
-                return .transient(.rateLimited(retryAfter: nil), retryAfter: retryAfter(headers: headers, message: message, now: now))
+                return .transient(.retryLater(.rateLimited(retryAfter: nil)), retryAfter: retryAfter(headers: headers, message: message, now: now))
             }
-            if reason == "dailyLimitExceeded" { return .permanent(.dailyLimitExceeded) }
-            return .permanent(.permissionDenied(reason: reason ?? error?.status ?? "HTTP 403"))
+            if reason == "dailyLimitExceeded" { return .permanent(.giveUp(.dailyLimitExceeded)) }
+            return .permanent(.giveUp(.permissionDenied(reason: reason ?? error?.status ?? "HTTP 403")))
         case 404:
-            if case .listHistory = endpoint { return .permanent(.historyExpired) }
-            return .permanent(.notFound(resource: endpoint.resourceName))
+            if case .listHistory = endpoint { return .permanent(.giveUp(.historyExpired)) }
+            return .permanent(.giveUp(.notFound(resource: endpoint.resourceName)))
         case 429:
-            return .transient(.rateLimited(retryAfter: nil), retryAfter: retryAfter(headers: headers, message: message, now: now))
+            return .transient(.retryLater(.rateLimited(retryAfter: nil)), retryAfter: retryAfter(headers: headers, message: message, now: now))
         case 500...599:
-            return .transient(.server(status: status), retryAfter: retryAfter(headers: headers, message: message, now: now))
+            return .transient(.retryLater(.server(status: status)), retryAfter: retryAfter(headers: headers, message: message, now: now))
         default:
-            return .permanent(.unexpectedStatus(status))
+            return .permanent(.giveUp(.unexpectedStatus(status)))
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GmailModel
 
 /// The control API under `/_emulator`: lets tests play "the rest of the world" —
 /// deliver mail, flip labels, delete, trash, expire history, set faults, read logs and quota.

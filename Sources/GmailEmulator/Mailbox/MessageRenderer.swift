@@ -1,9 +1,11 @@
+import GmailModel
 import MailText
 
 /// Turns a stored message into Gmail's `Message` JSON in one of the four formats.
 ///
 /// The `full` payload is built from the raw bytes with `MIMEParser`, so part ids, headers and decoded
-/// bodies come from the same parser the client uses, not from a second description of the message.
+/// bodies come from the same parser the client uses, into the same ``MessagePart`` model the client
+/// decodes, not into a second description of the payload.
 struct MessageRenderer: Sendable {
     enum Format: String, Sendable { case minimal, metadata, full, raw }
 
@@ -24,44 +26,40 @@ struct MessageRenderer: Sendable {
             let root = MIMEParser.parse(message.raw)
             let wanted = Set(metadataHeaders.map { $0.lowercased() })
             let headers = root.headers.fields.filter { wanted.isEmpty || wanted.contains($0.name.lowercased()) }
-            pairs.append(("payload", JSONValue.compact([
-                ("mimeType", .string(root.mediaType)), ("headers", .array(headers.map(header))),
-            ])))
+            pairs.append(("payload", JSONValue(MessagePart(mimeType: root.mediaType, headers: headers.map(header)))))
         case .full:
-            pairs.append(("payload", part(MIMEParser.parse(message.raw), messageId: message.id)))
+            pairs.append(("payload", JSONValue(part(MIMEParser.parse(message.raw), messageId: message.id))))
         case .raw:
             break
         }
         pairs.append(("sizeEstimate", .int(Int64(message.sizeEstimate))))
-        if format == .raw { pairs.append(("raw", .string(Base64URL.encode(message.raw)))) }
+        if format == .raw { pairs.append(("raw", .string(Base64URL.encode(message.raw, padded: true)))) }
         pairs.append(("historyId", .string(String(message.historyId))))
         pairs.append(("internalDate", .string(String(message.internalDateMs))))
         return JSONValue.compact(pairs)
     }
 
-    private func header(_ field: HeaderField) -> JSONValue {
-        .object([("name", .string(field.name)), ("value", .string(String(decoding: field.value, as: UTF8.self)))])
+    private func header(_ field: HeaderField) -> MessagePartHeader {
+        MessagePartHeader(name: field.name, value: String(decoding: field.value, as: UTF8.self))
     }
 
-    private func part(_ part: MIMEPart, messageId: String) -> JSONValue {
+    private func part(_ part: MIMEPart, messageId: String) -> MessagePart {
         let isAttachment = part.isAttachment && !part.isMultipart
-        let body: JSONValue
+        let body: MessagePartBody
         if part.isMultipart && !part.children.isEmpty {
-            body = .object([("size", .int(0))])
+            body = MessagePartBody(size: 0)
         } else if isAttachment || part.body.count > inlineLimit {
             let id = AttachmentID(messageId: messageId, partId: part.partID, nonce: attachmentNonce).encoded
-            body = .object([("attachmentId", .string(id)), ("size", .int(Int64(part.body.count)))])
+            body = MessagePartBody(size: part.body.count, attachmentId: id)
         } else if part.body.isEmpty {
-            body = .object([("size", .int(0))])
+            body = MessagePartBody(size: 0)
         } else {
-            body = .object([("size", .int(Int64(part.body.count))), ("data", .string(Base64URL.encode(part.body)))])
+            body = MessagePartBody(size: part.body.count, data: Base64URL.encode(part.body, padded: true))
         }
-        return JSONValue.compact([
-            ("partId", .string(part.partID)), ("mimeType", .string(part.mediaType)),
-            ("filename", .string(isAttachment ? part.filename ?? "" : "")),
-            ("headers", .array(part.headers.fields.map(header))), ("body", body),
-            ("parts", part.isMultipart ? .array(part.children.map { self.part($0, messageId: messageId) }) : nil),
-        ])
+        return MessagePart(
+            partId: part.partID, mimeType: part.mediaType, filename: isAttachment ? part.filename ?? "" : "",
+            headers: part.headers.fields.map(header), body: body,
+            parts: part.isMultipart ? part.children.map { self.part($0, messageId: messageId) } : [])
     }
 
     /// The transfer-decoded bytes of one part, for `attachments.get`.

@@ -1,4 +1,4 @@
-import Foundation
+import GmailModel
 
 /// Opaque page tokens for `messages.list` and `history.list`: base64url of a position that stays valid while the
 /// mailbox changes, so pages neither skip nor repeat messages when mail arrives between them.
@@ -31,22 +31,5 @@ enum PageToken: Sendable, Equatable {
         default:
             return nil
         }
-    }
-}
-
-/// base64url (RFC 4648 §5), padded like Gmail's `raw` and `body.data` are in real traffic.
-public enum Base64URL {
-    public static func encode(_ bytes: [UInt8], padded: Bool = true) -> String {
-        var text = Data(bytes).base64EncodedString()
-        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        if !padded { while text.hasSuffix("=") { text.removeLast() } }
-        return text
-    }
-
-    /// Decodes padded or unpadded base64url; `nil` on invalid input.
-    public static func decode(_ text: String) -> [UInt8]? {
-        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while standard.count % 4 != 0 { standard.append("=") }
-        return Data(base64Encoded: standard).map { [UInt8]($0) }
     }
 }

@@ -1,5 +1,6 @@
 import Digest
 import Foundation
+import GmailModel
 
 /// Google's OAuth endpoints for a Desktop client: auto-approving authorisation,
 /// PKCE-checked code exchange, refresh and revocation, with a configurable access-token lifetime.

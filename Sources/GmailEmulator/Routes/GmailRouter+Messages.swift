@@ -1,4 +1,5 @@
 import Foundation
+import GmailModel
 
 /// Profile, labels, sendAs, messages and threads handlers.
 extension GmailRouter {
@@ -142,7 +143,7 @@ extension GmailRouter {
         guard let message = await mailbox.message(messageId) else { throw .notFound }
         guard let parsed = AttachmentID(attachmentId), parsed.messageId == messageId else { throw .badRequest("Invalid attachment id") }
         guard let bytes = MessageRenderer.partBody(raw: message.raw, partId: parsed.partId) else { throw .notFound }
-        return .json(.object([("size", .int(Int64(bytes.count))), ("data", .string(Base64URL.encode(bytes)))]))
+        return .json(JSONValue(MessagePartBody(size: bytes.count, data: Base64URL.encode(bytes, padded: true))))
     }
 
     func threadGet(_ id: String, _ request: EmulatorRequest) async throws(GmailError) -> EmulatorResponse {

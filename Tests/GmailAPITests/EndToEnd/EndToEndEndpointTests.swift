@@ -1,6 +1,7 @@
 import Foundation
 import GmailAPI
 import GmailEmulator
+import GmailModel
 import Testing
 
 /// Every endpoint of the client against the emulator over real sockets.
@@ -35,7 +36,7 @@ struct EndToEndEndpointTests {
                 let message = try await client.getMessage(id: ref.id, format: .raw)
                 #expect(message.id == ref.id)
                 let raw = try #require(message.raw)
-                raws.insert(try #require(EndToEndBase64URL.decode(raw)))
+                raws.insert(Data(try #require(Base64URL.decode(raw))))
             }
             #expect(raws == Set(EndToEndFixtures.raws.map { Data($0.utf8) }))
 
@@ -43,11 +44,11 @@ struct EndToEndEndpointTests {
             let delivered = EndToEndFixtures.plain(40)
             let newID = try await e.deliver(delivered)
             let fetched = try await client.getMessage(id: newID, format: .raw)
-            #expect(EndToEndBase64URL.decode(try #require(fetched.raw)) == Data(delivered.utf8))
+            #expect(Base64URL.decode(try #require(fetched.raw)) == Array(delivered.utf8))
 
             let full = try await client.getMessage(id: newID, format: .full)
             #expect(full.payload?.header("Subject") == "note 40")
-            #expect(full.payload?.body?.data.flatMap(EndToEndBase64URL.decode) == Data("Body of note 40.\r\n".utf8))
+            #expect(full.payload?.body?.data.flatMap(Base64URL.decode) == Array("Body of note 40.\r\n".utf8))
             #expect(full.labelIds.contains("INBOX"))
             #expect(full.historyID != nil && full.internalDateMs != nil)
 
@@ -74,7 +75,7 @@ struct EndToEndEndpointTests {
                 let attachmentID = try #require(part.body?.attachmentId)
                 let body = try await client.getAttachment(messageID: ref.id, attachmentID: attachmentID)
                 let expected = try #require(Data(base64Encoded: EndToEndFixtures.attachmentBase64))
-                #expect(body.data.flatMap(EndToEndBase64URL.decode) == expected)
+                #expect(body.data.flatMap(Base64URL.decode) == Array(expected))
                 #expect(body.size == expected.count)
             }
             #expect(found)

@@ -23,7 +23,7 @@ struct EndToEndErrorTests {
     func permanentErrors() async throws {
         try await withEmulator { e in
             let client = e.client()
-            #expect(await gmailError { _ = try await client.getMessage(id: "ffffffffffff0001") } == .notFound(resource: "message"))
+            #expect(await gmailError { _ = try await client.getMessage(id: "ffffffffffff0001") } == .giveUp(.notFound(resource: "message")))
 
             let start = try await client.getProfile().historyID
             let id = try await client.listAllMessages()[0].id
@@ -31,7 +31,7 @@ struct EndToEndErrorTests {
             _ = try await client.modify(id: id, remove: ["STARRED"])
             #expect(try await client.listHistory(startHistoryID: start).records.count == 2)
             try await e.control("expire-history", #"{"retention": 1}"#)
-            #expect(await gmailError { _ = try await client.listHistory(startHistoryID: start) } == .historyExpired)
+            #expect(await gmailError { _ = try await client.listHistory(startHistoryID: start) } == .giveUp(.historyExpired))
 
             let invalidID = await gmailError { _ = try await client.getMessage(id: "not-an-id") }
             guard case .badRequest? = invalidID else { Issue.record("malformed id: \(String(describing: invalidID))"); return }
@@ -39,7 +39,7 @@ struct EndToEndErrorTests {
             #expect(invalidLabel == .badRequest(reason: "Invalid label: NO_SUCH_LABEL"))
             // 403 that is not a rate limit: another user's mailbox (delegation denied) is permanent.
             let other = e.client(userID: "someone-else@example.com")
-            #expect(await gmailError { _ = try await other.getProfile() } == .permissionDenied(reason: "forbidden"))
+            #expect(await gmailError { _ = try await other.getProfile() } == .giveUp(.permissionDenied(reason: "forbidden")))
             // A 400 or 403 is never retried.
             #expect(e.sleeper.sleeps.isEmpty)
         }
@@ -76,8 +76,8 @@ struct EndToEndErrorTests {
         try await withEmulator { e in
             let client = e.client(maxAttempts: 3)
             try await e.faults(#"[{"method": "getProfile", "kind": "500"}, {"method": "labels.list", "kind": "503"}]"#)
-            #expect(await gmailError { _ = try await client.getProfile() } == .server(status: 500))
-            #expect(await gmailError { _ = try await client.listLabels() } == .server(status: 503))
+            #expect(await gmailError { _ = try await client.getProfile() } == .retryLater(.server(status: 500)))
+            #expect(await gmailError { _ = try await client.listLabels() } == .retryLater(.server(status: 503)))
             let log = await e.requestLog()
             #expect(log.filter { $0.gmailMethod == "getProfile" }.count == 3)
             #expect(log.filter { $0.gmailMethod == "labels.list" }.count == 3)
@@ -98,7 +98,7 @@ struct EndToEndErrorTests {
 
             try await e.faults(#"[{"method": "labels.list", "kind": "drop"}]"#)
             let error = await gmailError { _ = try await client.listLabels() }
-            guard case .transport? = error else { Issue.record("expected .transport, got \(String(describing: error))"); return }
+            guard case .retryLater(.transport)? = error else { Issue.record("expected .retryLater(.transport), got \(String(describing: error))"); return }
             #expect(await e.requestLog().filter { $0.gmailMethod == "labels.list" }.count == 3)
         }
     }

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import GmailAPI
 import GmailEmulator
+import GmailModel
 import Synchronization
 import Testing
 
@@ -113,7 +114,7 @@ struct EndToEnd: @unchecked Sendable {
 
     /// Delivers raw RFC 5322 bytes through the control API; returns the new message id.
     func deliver(_ raw: String, labels: [String] = ["INBOX", "UNREAD"], internalDateMs: Int64? = nil) async throws -> String {
-        var object: [String: Any] = ["raw": EndToEndBase64URL.encode(Data(raw.utf8)), "labelIds": labels]
+        var object: [String: Any] = ["raw": Base64URL.encode(Array(raw.utf8), padded: false), "labelIds": labels]
         if let internalDateMs { object["internalDate"] = internalDateMs }
         let reply = try await control("deliver", String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self))
         let id = reply.json["id"] as? String ?? ""
@@ -145,19 +146,6 @@ func withEmulator(
     }
     session.invalidateAndCancel()
     await running.shutdown()
-}
-
-enum EndToEndBase64URL {
-    static func encode(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func decode(_ text: String) -> Data? {
-        var base = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base.count % 4 != 0 { base += "=" }
-        return Data(base64Encoded: base)
-    }
 }
 
 enum EndToEndFixtures {

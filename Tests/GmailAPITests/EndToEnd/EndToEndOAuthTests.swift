@@ -86,7 +86,7 @@ struct EndToEndOAuthTests {
                 _ = try await client.getProfile()
                 Issue.record("a revoked login must not succeed")
             } catch let error as GmailAPIError {
-                #expect(error == .credentialsRevoked)
+                #expect(error == .logInAgain(.credentialsRevoked))
                 let texts = [error.description, error.localizedDescription, String(reflecting: error)]
                 for text in texts {
                     #expect(!text.contains(refresh))
@@ -125,7 +125,7 @@ struct EndToEndOAuthTests {
             let received = try await code
             let other = PKCE.generate()
             #expect(other.verifier != request.pkce.verifier)
-            await #expect(throws: GmailAPIError.credentialsRevoked) {
+            await #expect(throws: GmailAPIError.logInAgain(.credentialsRevoked)) {
                 _ = try await e.tokenClient.exchange(code: received, verifier: other.verifier, redirectURI: request.redirectURI)
             }
             let tokenReplies = await e.requestLog().filter { $0.path == "/token" }.map(\.status)
@@ -146,8 +146,8 @@ struct EndToEndOAuthTests {
             components.queryItems = components.queryItems?.map { $0.name == "state" ? URLQueryItem(name: "state", value: "forged-state") : $0 }
             let landing = try await e.http("GET", try #require(components.url))
             #expect(landing.status == 400)
-            let outcome: Result<String, GmailAPIError>
-            do { outcome = .success(try await code) } catch let error as GmailAPIError { outcome = .failure(error) }
+            let outcome: Result<String, LoginFlowError>
+            do { outcome = .success(try await code) } catch let error as LoginFlowError { outcome = .failure(error) }
             #expect(outcome == .failure(.stateMismatch))
         }
     }
@@ -175,7 +175,7 @@ struct EndToEndOAuthTests {
                     Task { _ = try? await followRedirect(e, url) }
                 }
                 Issue.record("a declined login must fail")
-            } catch let error as GmailAPIError {
+            } catch let error as LoginFlowError {
                 guard case .authorizationDenied = error else { Issue.record("got \(error)"); return }
             }
         }

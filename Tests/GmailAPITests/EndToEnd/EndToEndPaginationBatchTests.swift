@@ -63,7 +63,7 @@ struct EndToEndPaginationBatchTests {
                 let message = try results[id]?.get()
                 #expect(message?.id == id)
             }
-            for id in unknown { #expect(results[id] == .failure(.notFound(resource: "message"))) }
+            for id in unknown { #expect(results[id] == .failure(.giveUp(.notFound(resource: "message")))) }
 
             let log = await e.requestLog()
             let outer = log.filter { $0.path == "/batch/gmail/v1" }
@@ -86,7 +86,7 @@ struct EndToEndPaginationBatchTests {
             try await e.faults(#"[{"method": "messages.get", "kind": "500", "messageId": "\#(ids[0])"}]"#)
             await e.emulator.requestLog.clear()
             let results = try await client.getMessages(ids: ids)
-            #expect(results[ids[0]] == .failure(.server(status: 500)))
+            #expect(results[ids[0]] == .failure(.retryLater(.server(status: 500))))
             for id in ids.dropFirst() { #expect((try? results[id]?.get())?.id == id) }
             let sends = await e.requestLog().filter { $0.path.hasPrefix("batch:") && $0.path.hasSuffix(ids[0] + "") }
             #expect(sends.count == 3, "sent maxAttempts times")

@@ -1,4 +1,5 @@
 import Foundation
+import GmailModel
 import MailText
 import Testing
 
@@ -28,7 +29,7 @@ import Testing
 
     @Test("the contract's full payload becomes the same model as a raw parse")
     func contractExample() throws {
-        let payload = try JSONDecoder().decode(GmailMessagePart.self, from: Data(Self.contractExample.utf8))
+        let payload = try JSONDecoder().decode(MessagePart.self, from: Data(Self.contractExample.utf8))
         let message = GmailPayloadAdapter.parse(payload)
         #expect(message.subject == "lunch")
         #expect(message.plainPart?.text == "Hi Ann,\r\nLunch at 12?\r\n")
@@ -58,8 +59,8 @@ import Testing
 
     @Test("absent arrays and fields decode as empty")
     func sparse() throws {
-        let payload = try JSONDecoder().decode(GmailMessagePart.self, from: Data(#"{"mimeType": "text/plain"}"#.utf8))
-        #expect(payload.parts.isEmpty && payload.headers.isEmpty && payload.partId.isEmpty)
+        let payload = try JSONDecoder().decode(MessagePart.self, from: Data(#"{"mimeType": "text/plain"}"#.utf8))
+        #expect(payload.parts.isEmpty && payload.headers.isEmpty && payload.partId == nil)
         #expect(GmailPayloadAdapter.makeRoot(payload).body.isEmpty)
     }
 
@@ -67,7 +68,7 @@ import Testing
     func noDoubleDecoding() throws {
         // "a=3Db" as literal text; Gmail already undid the transfer encoding.
         let json = #"{"mimeType": "text/plain", "headers": [{"name": "Content-Transfer-Encoding", "value": "quoted-printable"}], "body": {"size": 5, "data": "YT0zRGI="}}"#
-        let payload = try JSONDecoder().decode(GmailMessagePart.self, from: Data(json.utf8))
+        let payload = try JSONDecoder().decode(MessagePart.self, from: Data(json.utf8))
         #expect(GmailPayloadAdapter.makeRoot(payload).text == "a=3Db")
     }
 }
