@@ -126,7 +126,7 @@ let package = Package(
         // glibc's wcwidth, which Swift's Glibc module does not show.
         .target(name: "CWidth"),
         // Text for a terminal: width, wrapping, colour, glyphs, and the renderers of lists, chats,
-        // search results and status, drawn from view models rather than from store ids.
+        // search results and status, drawn from its own view models: it knows no store type.
         .target(
             name: "TerminalUI",
             dependencies: ["TextSafety", "CWidth"],
@@ -220,7 +220,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // Reads Markdown back with cmark-gfm, for the export tests of MarkdownExport, TerminalUI and the CLI.
+        // Reads Markdown back with cmark-gfm, for the export tests of MarkdownExport and the CLI.
         .target(
             name: "CommonMarkTestSupport",
             path: "Tests/CommonMarkTestSupport",
