@@ -58,14 +58,16 @@ public enum NewsletterClassifier {
         }
         signals += senderSignals(headers: headers, from: from)
 
-        let categoryOverride = signals.contains { $0.hasPrefix("gmail category") }
+        // A list that accepts posts (or Gmail's Forums) decides alone; otherwise look for a post to the list.
+        let acceptsPosts = !discussion.isEmpty
+        if !acceptsPosts && !isReadOnly { discussion = ListDiscussion.evidence(in: headers) }
+
         let isNewsletter: Bool
-        if categoryOverride {
+        if signals.contains(where: { $0.hasPrefix("gmail category") }) {
             isNewsletter = true
+        } else if acceptsPosts {
+            isNewsletter = false
         } else if !discussion.isEmpty {
-            isNewsletter = false  // the list accepts posts
-        } else if !isReadOnly, case let evidence = ListDiscussion.evidence(in: headers), !evidence.isEmpty {
-            discussion = evidence
             isNewsletter = signals.contains { !listDeliverySignals.contains($0) }
         } else {
             isNewsletter = !signals.isEmpty
