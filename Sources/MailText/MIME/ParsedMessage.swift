@@ -35,11 +35,19 @@ public struct MailAttachment: Sendable, Equatable {
 public struct ParsedMessage: Sendable, Equatable {
     public var root: MIMEPart
     public var subject: String
+    /// Every author: RFC 5322 lets `From` list several mailboxes. When a message has more than one `From`
+    /// field, the first well-formed one is used (see ``authors(in:)``); ``sender`` is the first author.
     public var from: [MailAddress]
     public var to: [MailAddress]
     public var cc: [MailAddress]
     public var bcc: [MailAddress]
     public var replyTo: [MailAddress]
+    /// Where the author asks replies to a list discussion to go (`Mail-Followup-To`).
+    public var mailFollowupTo: [MailAddress]
+    /// The mailing list the message came through (`List-Id`), if any.
+    public var mailingList: MailingList?
+    /// How the list accepts posts (`List-Post`); `nil` when the header is absent or names no mail address.
+    public var listPosting: ListPosting?
     /// The Date header in ms since the epoch, `nil` when absent or unreadable.
     public var dateMs: Int64?
     public var messageID: String?
@@ -59,11 +67,14 @@ public struct ParsedMessage: Sendable, Equatable {
         self.root = root
         let headers = root.headers
         subject = headers.first("Subject").map(EncodedWords.decode) ?? ""
-        from = headers.first("From").map(AddressListParser.parse) ?? []
+        from = Self.authors(in: headers)
         to = headers.all("To").flatMap(AddressListParser.parse)
         cc = headers.all("Cc").flatMap(AddressListParser.parse)
         bcc = headers.all("Bcc").flatMap(AddressListParser.parse)
         replyTo = headers.first("Reply-To").map(AddressListParser.parse) ?? []
+        mailFollowupTo = headers.first("Mail-Followup-To").map(AddressListParser.parse) ?? []
+        mailingList = headers.first("List-Id").flatMap(ListHeaders.mailingList)
+        listPosting = headers.first("List-Post").flatMap(ListHeaders.posting)
         dateMs = headers.first("Date").flatMap { MailDate.parse(String(decoding: $0, as: UTF8.self)) }
         messageID = headers.first("Message-ID").map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespaces) }
         let body = BodySelector.select(in: root)
@@ -80,6 +91,19 @@ public struct ParsedMessage: Sendable, Equatable {
             }
     }
 
+    /// The authors from the first `From` field that is a well-formed mailbox list, else from the first one
+    /// that yields any mailbox.
+    ///
+    /// A message may carry two `From` fields when an mbox `From ` separator was mangled into a header
+    /// (`From: bob@host  Fri Aug 23 11:08:46 2002`); the real one can come before or after it.
+    static func authors(in headers: HeaderFields) -> [MailAddress] {
+        let values = headers.all("From")
+        if let wellFormed = values.first(where: AddressListParser.isWellFormedMailboxList) {
+            return AddressListParser.parse(wellFormed)
+        }
+        return values.lazy.map(AddressListParser.parse).first { !$0.isEmpty } ?? []
+    }
+
     /// Parts a reader would call attachments: marked or named ones, and any other non-text leaf
     /// except cryptographic signatures, which mean nothing to a reader.
     static func isListedAttachment(_ part: MIMEPart) -> Bool {
@@ -93,7 +117,7 @@ public struct ParsedMessage: Sendable, Equatable {
         "application/pgp-keys",
     ]
 
-    /// The first From address.
+    /// The first author, the one a conversation shows.
     public var sender: MailAddress? { from.first }
 }
 

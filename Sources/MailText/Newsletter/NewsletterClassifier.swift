@@ -15,10 +15,16 @@ public struct NewsletterClassification: Sendable, Equatable {
 /// Classifies messages from their headers, sender and Gmail labels.
 ///
 /// Bulk signals: Gmail's Promotions/Social/Updates categories, `List-Unsubscribe`, `List-Id` without
-/// `List-Post`, `Precedence: bulk|junk`, `Auto-Submitted: auto-generated`, a no-reply-style sender (the
-/// whole local part, so `noreply@x` matches and `anoreplyb@x` does not) and known bulk-sending domains.
-/// A mailing-list discussion (`List-Post`, or Gmail's Forums category) is people talking, so it is never
-/// a newsletter on list signals alone; only a Promotions/Social/Updates category overrides that.
+/// `List-Post`, a read-only list (`List-Post: NO`), `Precedence: bulk|junk`, `Auto-Submitted:
+/// auto-generated`, a no-reply-style sender (the whole local part, so `noreply@x` matches and `anoreplyb@x`
+/// does not) and known bulk-sending domains.
+///
+/// A mailing-list discussion is people talking, not a newsletter, even though a list adds the same headers
+/// a bulk sender does. A list that accepts posts (`List-Post` other than `NO`, or Gmail's Forums category)
+/// is a discussion whatever else the message carries; only a Promotions/Social/Updates category overrides
+/// that. Lists that send no `List-Post` (vger, majordomo, ezmlm) are recognized by a message written to the
+/// list's own address or replying within the list; that outweighs the list-delivery signals
+/// (`List-Unsubscribe`, `List-Id`, `Precedence: bulk`) but not an automated sender or a read-only list.
 public enum NewsletterClassifier {
     public static func classify(
         headers: HeaderFields, from: MailAddress?, gmailLabels: [String] = []
@@ -38,15 +44,46 @@ public enum NewsletterClassifier {
             }
         }
         let hasListPost = headers.contains("List-Post")
-        if hasListPost { discussion.append("mailing-list discussion (List-Post)") }
-        if headers.contains("List-Unsubscribe") { signals.append("List-Unsubscribe header") }
-        if headers.contains("List-Id") && !hasListPost { signals.append("List-Id without List-Post") }
+        let posting = headers.first("List-Post").flatMap(ListHeaders.posting)
+        let isReadOnly = posting == .readOnly
+        if hasListPost && !isReadOnly { discussion.append("mailing-list discussion (List-Post)") }
+        if isReadOnly { signals.append("read-only list (List-Post: NO)") }
+        if headers.contains("List-Unsubscribe") { signals.append(listUnsubscribe) }
+        if headers.contains("List-Id") && !hasListPost { signals.append(listIDWithoutPost) }
         if let precedence = value(of: "Precedence", in: headers)?.lowercased(), precedence == "bulk" || precedence == "junk" {
             signals.append("Precedence: \(precedence)")
         }
         if let auto = value(of: "Auto-Submitted", in: headers)?.lowercased(), auto.hasPrefix("auto-generated") {
             signals.append("Auto-Submitted: auto-generated")
         }
+        signals += senderSignals(headers: headers, from: from)
+
+        // A list that accepts posts (or Gmail's Forums) decides alone; otherwise look for a post to the list.
+        let acceptsPosts = !discussion.isEmpty
+        if !acceptsPosts && !isReadOnly { discussion = ListDiscussion.evidence(in: headers) }
+
+        let isNewsletter: Bool
+        if signals.contains(where: { $0.hasPrefix("gmail category") }) {
+            isNewsletter = true
+        } else if acceptsPosts {
+            isNewsletter = false
+        } else if !discussion.isEmpty {
+            isNewsletter = signals.contains { !listDeliverySignals.contains($0) }
+        } else {
+            isNewsletter = !signals.isEmpty
+        }
+        return NewsletterClassification(isNewsletter: isNewsletter, reasons: signals + discussion)
+    }
+
+    static let listUnsubscribe = "List-Unsubscribe header"
+    static let listIDWithoutPost = "List-Id without List-Post"
+
+    /// Signals every mailing list adds, discussion or not: they say how the mail was delivered, not who wrote it.
+    static let listDeliverySignals: Set<String> = [listUnsubscribe, listIDWithoutPost, "Precedence: bulk"]
+
+    /// A no-reply-style author, or a bulk-sending domain in the author, `Sender` or `Return-Path` address.
+    private static func senderSignals(headers: HeaderFields, from: MailAddress?) -> [String] {
+        var signals: [String] = []
         if let address = from?.address.lowercased() {
             let parts = address.split(separator: "@", maxSplits: 1)
             let local = parts.first.map { String($0.prefix { $0 != "+" }) } ?? ""
@@ -61,10 +98,7 @@ public enum NewsletterClassifier {
                 signals.append("bulk sender domain \(bulk) (\(name))")
             }
         }
-
-        let categoryOverride = signals.contains { $0.hasPrefix("gmail category") }
-        let isNewsletter = !signals.isEmpty && (discussion.isEmpty || categoryOverride)
-        return NewsletterClassification(isNewsletter: isNewsletter, reasons: signals + discussion)
+        return signals
     }
 
     /// Local parts used only by automated senders, compared whole (after a `+tag` is cut).
