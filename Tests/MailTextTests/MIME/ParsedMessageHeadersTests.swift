@@ -1,4 +1,5 @@
 import Foundation
+import GmailModel
 import MailText
 import Testing
 
@@ -80,7 +81,7 @@ import Testing
                          {"name": "Mail-Followup-To", "value": "dev@lists.example.org"}],
              "body": {"size": 2, "data": "aGk="}}
             """
-        let message = GmailPayloadAdapter.parse(try JSONDecoder().decode(GmailMessagePart.self, from: Data(json.utf8)))
+        let message = GmailPayloadAdapter.parse(try JSONDecoder().decode(MessagePart.self, from: Data(json.utf8)))
         #expect(message.sender == MailAddress(name: "Some One", address: "someone@host.example.com"))
         #expect(message.mailingList == MailingList(id: "dev.lists.example.org", name: "Dev Talk"))
         #expect(message.listPosting == .address(MailAddress(address: "dev@lists.example.org")))
