@@ -17,6 +17,8 @@ public struct SyncEngine: Sendable {
     /// Where a test may kill the process (unarmed outside tests).
     let crashes: CrashPoints
     let chunkSize: Int
+    /// Messages between an initial sync's rollup passes; tests lower it to reach the deferred path.
+    var rollupInterval = InitialSyncOrchestrator.defaultRollupInterval
     let reconcileEveryMs: Int64
     let progress: @Sendable (SyncProgress) -> Void
 
@@ -52,7 +54,7 @@ public struct SyncEngine: Sendable {
         let historyID: UInt64
         let initial = InitialSyncOrchestrator(
             gmail: gmail, store: store, persister: persister, tracker: tracker, crashes: crashes, chunkSize: chunkSize,
-            progress: progress)
+            rollupInterval: rollupInterval, progress: progress)
         if full || hasCursor || storedHistoryID == nil {
             report = SyncReport(mode: .initial)
             historyID = try await initial.run(account: account, report: &report)

@@ -20,6 +20,7 @@ struct InitialSyncOrchestrator: Sendable {
     let tracker: ModificationTracker
     let crashes: CrashPoints
     let chunkSize: Int
+    var rollupInterval = Self.defaultRollupInterval
     let progress: @Sendable (SyncProgress) -> Void
 
     /// The persisted position of a full sync.
@@ -97,7 +98,7 @@ struct InitialSyncOrchestrator: Sendable {
             let failed = fetched.failed
             let gone = fetched.gone
             done += ids.count
-            let rollUpNow = done % Self.rollupInterval < ids.count || total <= Self.rollupInterval
+            let rollUpNow = done % rollupInterval < ids.count || total <= rollupInterval
             let chunk = ids
             let crashes = self.crashes
             do {
@@ -134,5 +135,5 @@ struct InitialSyncOrchestrator: Sendable {
     /// Messages between intermediate rollup passes. Recomputing after every chunk re-reads the same
     /// growing conversations again and again (quadratic in a large initial sync); every 20,000 messages
     /// still lets `conversations` show progress during a long first sync.
-    static let rollupInterval = 20_000
+    static let defaultRollupInterval = 20_000
 }
