@@ -1,6 +1,7 @@
 import ChatmailStore
 @testable import ChatmailSync
 import Foundation
+import GmailAPI
 import GmailEmulator
 import GRDB
 import Synchronization
@@ -190,6 +191,39 @@ import Testing
             #expect(await tracker.staleConversations.isEmpty)
             let conversations = try store.conversations(in: account.id, filter: ConversationFilter())
             #expect(conversations.map(\.messageCount).sorted() == [1, 1, 2])
+        }
+    }
+
+    @Test("a sync that dies with rollups deferred leaves them stale; the resumed run, with a fresh tracker, repairs them")
+    func deferredRollupsRepairedOnResume() async throws {
+        try await withSyncSetup(mailbox: .messages(Self.people)) { emulator, store, account, path in
+            let listed = try await emulatorClient(emulator).listAllMessages().map(\.id)
+            // The second chunk's message is refused with an expired token: the run stops after chunk 1 committed.
+            await emulator.faults.set([FaultRule(method: "messages.get", probability: 1, kind: .unauthorized, messageId: listed[1])])
+            var dying = SyncEngine(store: store, gmail: emulatorClient(emulator), chunkSize: 1, reconcileEveryMs: .max)
+            dying.rollupInterval = 3
+            await #expect(throws: (any Error).self) { try await dying.run(account: account) }
+            let afterDeath = try await DatabaseQueue(path: path.path).read { db in
+                (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message") ?? -1,
+                 try Int.fetchOne(db, sql: "SELECT SUM(message_count) FROM conversation") ?? -1)
+            }
+            #expect(afterDeath.0 == 1, "chunk 1 committed")
+            #expect(afterDeath.1 == 0, "its rollups were deferred and never computed")
+            #expect(await dying.tracker.staleConversations.count == 1)
+
+            await emulator.faults.set([])
+            let tracker = ModificationTracker()  // the dead run's memory is gone, as after kill -9
+            var resumed = SyncEngine(store: store, gmail: emulatorClient(emulator), tracker: tracker, chunkSize: 1, reconcileEveryMs: .max)
+            resumed.rollupInterval = 3
+            let report = try await resumed.run(account: account)
+            #expect(report.messagesAdded == 3)
+            #expect(await tracker.staleConversations.isEmpty)
+            let conversations = try store.conversations(in: account.id, filter: ConversationFilter())
+            #expect(conversations.map(\.messageCount).sorted() == [1, 1, 2])
+            let before = try await DatabaseQueue(path: path.path).read { db in try Row.fetchAll(db, sql: "SELECT * FROM conversation ORDER BY id") }
+            try await store.write { tx in try tx.recomputeRollups(for: try tx.conversationIDs(in: account.id)) }
+            let after = try await DatabaseQueue(path: path.path).read { db in try Row.fetchAll(db, sql: "SELECT * FROM conversation ORDER BY id") }
+            #expect(before == after, "every rollup already matches a full recompute")
         }
     }
 }

@@ -16,6 +16,7 @@ struct Sync: AsyncParsableCommand {
 
     func run() async throws {
         let env = AppEnvironment(global)
+        let crashes = try Self.crashPoints(env.environment)
         let store = try env.openExistingStore()
         let account = try env.selectedAccount(in: store)
         let connection = try GmailConnection.open(env)
@@ -24,7 +25,6 @@ struct Sync: AsyncParsableCommand {
         let progress = ProgressLine(enabled: !json && isatty(STDERR_FILENO) == 1)
         // One tracker for the push and the pull, so the summary counts conversations either changed.
         let tracker = ModificationTracker()
-        let crashes = try Self.crashPoints(env.environment)
         let pusher = PendingActionSender(store: store, gmail: client, clock: env.clock, tracker: tracker, crashes: crashes)
         let engine = SyncEngine(
             store: store, gmail: client, pusher: pusher, tracker: tracker, crashes: crashes, progress: { progress.show($0) })
