@@ -12,8 +12,9 @@ import ChatmailStore
 /// write recomputes them. A process killed in between loses this memory, so whoever defers must repair
 /// on the next run: the initial sync keeps its cursor until its final, account-wide pass has committed.
 ///
-/// Use one tracker from one task at a time (the sync lock serializes runs); concurrent writes through
-/// one tracker stay correct for rollups but may recompute a conversation twice.
+/// A sync uses its tracker from one task at a time (the sync lock serializes runs). Should writes through
+/// one tracker overlap, a stale conversation is still never forgotten: a recompute clears only the
+/// reports it saw, so one reported again meanwhile stays stale.
 public actor ModificationTracker {
     /// Conversations changed since ``beginRun()``: the summary's "conversations updated".
     public private(set) var changed: Set<ConversationID> = []
