@@ -26,25 +26,57 @@ func canonicalSnapshot(home: URL) throws -> [String] {
     }
 }
 
+/// How a `chatmail sync` run ended.
+struct SyncExit: Sendable {
+    var killedBySignal: Int32?
+    var status: Int32
+    var stderr: String
+}
+
 @Suite struct SyncInterruptionTests {
-    /// Runs `chatmail sync` and kills it with SIGKILL after `delay`; returns whether it was still running.
-    func syncKilled(after delay: Duration, home: URL, environment: [String: String]) async throws -> Bool {
-        let process = Process()
-        process.executableURL = CLIFixture.executable
-        process.arguments = ["sync", "--home", home.path]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        try await Task.sleep(for: delay)
-        let wasRunning = process.isRunning
-        if wasRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return wasRunning
+    /// Runs `chatmail sync`, armed to kill itself at `crashPoint` (`<point>[:<n>]`) when given.
+    func sync(_ home: URL, crashingAt crashPoint: String?, environment: [String: String]) async throws -> SyncExit {
+        var environment = environment
+        environment["CHATMAIL_TEST_CRASH_AT"] = crashPoint
+        let arguments = ["sync", "--home", home.path]
+        let extra = environment
+        // Waiting blocks a thread: not one of the cooperative pool's.
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result {
+                    let process = Process()
+                    process.executableURL = CLIFixture.executable
+                    process.arguments = arguments
+                    var merged = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+                    merged.removeValue(forKey: "CHATMAIL_HOME")
+                    if crashPoint == nil { merged.removeValue(forKey: "CHATMAIL_TEST_CRASH_AT") }
+                    process.environment = merged
+                    let err = Pipe()
+                    process.standardOutput = FileHandle.nullDevice
+                    process.standardError = err
+                    try process.run()
+                    let errData = err.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    let signalled = process.terminationReason == .uncaughtSignal
+                    return SyncExit(
+                        killedBySignal: signalled ? process.terminationStatus : nil,
+                        status: signalled ? -1 : process.terminationStatus,
+                        stderr: String(decoding: errData, as: UTF8.self))
+                })
+            }.start()
+        }
     }
 
-    @Test("kill -9 at 10 points across an initial and an incremental sync: the next runs finish with exactly a clean run's data")
-    func killNine() async throws {
+    /// Runs a sync armed at `crashPoint` and asserts it died there, by SIGKILL, and nowhere else.
+    func expectKilled(at crashPoint: String, _ home: URL, environment: [String: String]) async throws {
+        let exit = try await sync(home, crashingAt: crashPoint, environment: environment)
+        let point = String(crashPoint.prefix { $0 != ":" })
+        #expect(exit.killedBySignal == SIGKILL, "\(crashPoint): exit \(exit.status), \(exit.stderr)")
+        #expect(exit.stderr.contains("chatmail: crash point \(point) reached"), "\(crashPoint): \(exit.stderr)")
+    }
+
+    @Test("killed at every named point across an initial and an incremental sync, the next runs finish with exactly a clean run's data")
+    func killedAtCrashPoints() async throws {
         let emulator = try EmulatorProcess(synthetic: 500)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-kill-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
@@ -58,18 +90,20 @@ func canonicalSnapshot(home: URL) throws -> [String] {
         }
         let interrupted = dir.appendingPathComponent("interrupted")
         try await login(interrupted)
+        let environment = emulator.environment
 
-        // Six kills spread over the initial sync.
-        var killedWhileRunning = 0
-        for milliseconds in [60, 150, 250, 400, 600, 900] {
-            if try await syncKilled(after: .milliseconds(milliseconds), home: interrupted, environment: emulator.environment) {
-                killedWhileRunning += 1
-            }
+        // The initial sync (500 messages, chunks of 250): killed after listing, inside the second chunk's
+        // transaction, after the last chunk committed, after the rollup pass, and inside the catch-up pass
+        // that clears the cursor.
+        for point in ["idsListed", "chunkPersisted:2", "chunkCommitted", "rollupsCommitted", "historyApplied"] {
+            try await expectKilled(at: point, interrupted, environment: environment)
         }
-        let finishInitial = try await CLIFixture.run(["sync", "--home", interrupted.path, "--json"], environment: emulator.environment)
-        #expect(finishInitial.status == 0, "\(finishInitial.stderr)")
+        let finishInitial = try await sync(interrupted, crashingAt: nil, environment: environment)
+        try #require(finishInitial.status == 0, "\(finishInitial.stderr)")
 
-        // Remote changes, then four kills spread over the incremental sync that applies them.
+        // A queued action and remote changes, then kills in the push and around the incremental commit.
+        let archived = try await CLIFixture.run(["archive", "ann@example.org", "--home", interrupted.path])
+        try #require(archived.status == 0, "\(archived.stderr)")
         for number in 0..<40 {
             let raw = "From: Person \(number % 7) <person\(number % 7)@example.net>\r\nTo: me@example.org\r\nSubject: late \(number)\r\nDate: Wed, 5 Mar 2025 10:\(10 + number % 50):00 +0000\r\n\r\nNew mail number \(number)\r\n"
             let encoded = Data(raw.utf8).base64EncodedString()
@@ -79,24 +113,21 @@ func canonicalSnapshot(home: URL) throws -> [String] {
                 json: String(decoding: try JSONSerialization.data(withJSONObject: ["raw": encoded, "labelIds": ["INBOX", "UNREAD"]]), as: UTF8.self))
             try #require(delivered["id"] is String, "the emulator refused a delivery: \(delivered)")
         }
-        for milliseconds in [40, 120, 250, 500] {
-            if try await syncKilled(after: .milliseconds(milliseconds), home: interrupted, environment: emulator.environment) {
-                killedWhileRunning += 1
-            }
+        for point in ["actionSent", "historyApplied", "historyCommitted"] {
+            try await expectKilled(at: point, interrupted, environment: environment)
         }
-        let finish = try await CLIFixture.run(["sync", "--home", interrupted.path], environment: emulator.environment)
+        let finish = try await sync(interrupted, crashingAt: nil, environment: environment)
         #expect(finish.status == 0, "\(finish.stderr)")
-        #expect(killedWhileRunning >= 5, "most kills should land while a sync runs (\(killedWhileRunning) of 10 did)")
 
         // A clean home, synced once from the final state, is the reference.
         let clean = dir.appendingPathComponent("clean")
         try await login(clean)
-        let cleanSync = try await CLIFixture.run(["sync", "--home", clean.path], environment: emulator.environment)
+        let cleanSync = try await CLIFixture.run(["sync", "--home", clean.path], environment: environment)
         #expect(cleanSync.status == 0, "\(cleanSync.stderr)")
         // The interrupted home's last incremental pass may have read history past the clean home's; one more
         // no-op sync each brings both to Gmail's current history id.
-        _ = try await CLIFixture.run(["sync", "--home", interrupted.path], environment: emulator.environment)
-        _ = try await CLIFixture.run(["sync", "--home", clean.path], environment: emulator.environment)
+        _ = try await CLIFixture.run(["sync", "--home", interrupted.path], environment: environment)
+        _ = try await CLIFixture.run(["sync", "--home", clean.path], environment: environment)
 
         let expected = try canonicalSnapshot(home: clean)
         let actual = try canonicalSnapshot(home: interrupted)
@@ -104,6 +135,19 @@ func canonicalSnapshot(home: URL) throws -> [String] {
         let difference = zip(expected, actual).first { $0 != $1 }
         #expect(expected.count == actual.count, "\(expected.count) vs \(actual.count) rows")
         #expect(difference == nil, "first difference: \(String(describing: difference))")
+        let actions = try await DatabaseQueue(path: interrupted.appendingPathComponent("chatmail.sqlite").path).read { db in
+            try String.fetchAll(db, sql: "SELECT status FROM pending_action")
+        }
+        #expect(actions == ["completed"], "the archive killed mid-push was sent again and completed")
+    }
+
+    @Test("an unknown crash point is a usage error, not an unarmed run")
+    func unknownCrashPoint() async throws {
+        let fixture = try CLIFixture()
+        try fixture.seedCast()
+        let result = try await fixture.run(["sync"], environment: ["CHATMAIL_TEST_CRASH_AT": "nowhere"])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("CHATMAIL_TEST_CRASH_AT"), "\(result.stderr)")
     }
 
     @Test("while another process holds the account's sync lock, sync and pending run exit 4 and readers work")

@@ -16,6 +16,7 @@ struct Sync: AsyncParsableCommand {
 
     func run() async throws {
         let env = AppEnvironment(global)
+        let crashes = try Self.crashPoints(env.environment)
         let store = try env.openExistingStore()
         let account = try env.selectedAccount(in: store)
         let connection = try GmailConnection.open(env)
@@ -24,8 +25,9 @@ struct Sync: AsyncParsableCommand {
         let progress = ProgressLine(enabled: !json && isatty(STDERR_FILENO) == 1)
         // One tracker for the push and the pull, so the summary counts conversations either changed.
         let tracker = ModificationTracker()
-        let pusher = PendingActionSender(store: store, gmail: client, clock: env.clock, tracker: tracker)
-        let engine = SyncEngine(store: store, gmail: client, pusher: pusher, tracker: tracker, progress: { progress.show($0) })
+        let pusher = PendingActionSender(store: store, gmail: client, clock: env.clock, tracker: tracker, crashes: crashes)
+        let engine = SyncEngine(
+            store: store, gmail: client, pusher: pusher, tracker: tracker, crashes: crashes, progress: { progress.show($0) })
         let abandonedBefore = try Self.abandonedActions(store, account)
         let report = try await engine.run(account: account, full: full)
         progress.finish()
@@ -37,6 +39,16 @@ struct Sync: AsyncParsableCommand {
         } else {
             try env.write(Self.summary(report, abandonedActions: newlyAbandoned) + "\n")
         }
+    }
+
+    /// The crash points the interruption tests arm through the environment; unarmed when the variable is unset.
+    static func crashPoints(_ environment: [String: String]) throws -> CrashPoints {
+        guard let spec = environment[CrashPoints.environmentVariable] else { return CrashPoints() }
+        guard let armed = CrashPoints(parsing: spec) else {
+            let points = CrashPoints.Point.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("\(CrashPoints.environmentVariable) must be <point> or <point>:<n>, a point among \(points).")
+        }
+        return armed
     }
 
     /// Abandoned queued actions: the push reports only what it sent, and the text summary must not

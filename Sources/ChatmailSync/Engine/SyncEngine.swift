@@ -12,24 +12,30 @@ public struct SyncEngine: Sendable {
     public let gmail: GmailClient
     public let persister: MessagePersister
     public let pusher: any PendingActionPusher
-    /// Which conversations this engine's runs changed.
+    /// Which conversations this engine's runs changed; every rollup is recomputed from what it holds.
     public let tracker: ModificationTracker
+    /// Where a test may kill the process (unarmed outside tests).
+    let crashes: CrashPoints
     let chunkSize: Int
+    /// Messages between an initial sync's rollup passes; tests lower it to reach the deferred path.
+    var rollupInterval = InitialSyncOrchestrator.defaultRollupInterval
     let reconcileEveryMs: Int64
     let progress: @Sendable (SyncProgress) -> Void
 
     public init(
         store: ChatmailStore, gmail: GmailClient, persister: MessagePersister = MessagePersister(),
         pusher: (any PendingActionPusher)? = nil, tracker: ModificationTracker = ModificationTracker(),
-        chunkSize: Int = 250, reconcileEveryMs: Int64 = 3_600_000, progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
+        chunkSize: Int = 250, reconcileEveryMs: Int64 = 3_600_000, crashes: CrashPoints = CrashPoints(),
+        progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
     ) {
         self.store = store
         self.gmail = gmail
         self.persister = persister
-        self.pusher = pusher ?? PendingActionSender(store: store, gmail: gmail, tracker: tracker)
+        self.pusher = pusher ?? PendingActionSender(store: store, gmail: gmail, tracker: tracker, crashes: crashes)
         self.tracker = tracker
         self.chunkSize = max(1, chunkSize)
         self.reconcileEveryMs = reconcileEveryMs
+        self.crashes = crashes
         self.progress = progress
     }
 
@@ -47,7 +53,8 @@ public struct SyncEngine: Sendable {
         var report: SyncReport
         let historyID: UInt64
         let initial = InitialSyncOrchestrator(
-            gmail: gmail, store: store, persister: persister, tracker: tracker, chunkSize: chunkSize, progress: progress)
+            gmail: gmail, store: store, persister: persister, tracker: tracker, crashes: crashes, chunkSize: chunkSize,
+            rollupInterval: rollupInterval, progress: progress)
         if full || hasCursor || storedHistoryID == nil {
             report = SyncReport(mode: .initial)
             historyID = try await initial.run(account: account, report: &report)
@@ -55,8 +62,9 @@ public struct SyncEngine: Sendable {
         } else if let storedHistoryID {
             report = SyncReport(mode: .incremental)
             do {
-                historyID = try await IncrementalSyncOrchestrator(gmail: gmail, store: store, persister: persister, tracker: tracker)
-                    .run(account: account.id, from: storedHistoryID, report: &report)
+                historyID = try await IncrementalSyncOrchestrator(
+                    gmail: gmail, store: store, persister: persister, tracker: tracker, crashes: crashes
+                ).run(account: account.id, from: storedHistoryID, report: &report)
             } catch GmailAPIError.giveUp(.historyExpired) {
                 report = SyncReport(mode: .recovery)
                 historyID = try await initial.run(account: account, report: &report)
@@ -81,8 +89,7 @@ public struct SyncEngine: Sendable {
             return try tx.recentGmailIDs(in: account, limit: 200)
         }
         guard let recent else { return }
-        let result = try await LabelRefreshPhase(gmail: gmail, store: store, chunkSize: 100).run(recent, in: account)
-        await tracker.record(result.touched)
+        let result = try await LabelRefreshPhase(gmail: gmail, store: store, tracker: tracker, chunkSize: 100).run(recent, in: account)
         report.labelChanges += result.relabelled
         report.messagesDeleted += result.deleted
         try await markReconciled(account)

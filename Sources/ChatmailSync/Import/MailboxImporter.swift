@@ -45,7 +45,7 @@ public struct MailboxImporter: Sendable {
     ) async throws -> ImportReport {
         var report = ImportReport()
         report.messagesRead = messages.count
-        var touched = Set<ConversationID>()
+        let tracker = ModificationTracker()
         var seen = Set<String>()
         let aliases = try await store.write { tx in try tx.aliases(of: account) }
         var start = 0
@@ -60,16 +60,17 @@ public struct MailboxImporter: Sendable {
                 return false
             }
             let batchToWrite = prepared
-            let outcome = try await store.write { tx in try Self.write(batchToWrite, into: account, tx: tx) }
+            let outcome = try await tracker.write(in: store) { tx, modifications in
+                try Self.write(batchToWrite, into: account, tx: tx, reportingTo: &modifications)
+            }
             report.inserted += outcome.inserted
             report.unchanged += outcome.unchanged
             report.relabelled += outcome.relabelled
             report.skipped += outcome.skipped
-            touched.formUnion(outcome.touched)
             start += batch.count
             progress(start, messages.count)
         }
-        report.conversationsTouched = touched.count
+        report.conversationsTouched = await tracker.changed.count
         return report
     }
 
@@ -138,10 +139,11 @@ public struct MailboxImporter: Sendable {
     struct BatchOutcome: Sendable {
         var inserted = 0, unchanged = 0, relabelled = 0
         var skipped: [ImportReport.Skipped] = []
-        var touched = Set<ConversationID>()
     }
 
-    static func write(_ prepared: [Prepared], into account: AccountID, tx: StoreTransaction) throws -> BatchOutcome {
+    static func write(
+        _ prepared: [Prepared], into account: AccountID, tx: StoreTransaction, reportingTo modifications: inout Modifications
+    ) throws -> BatchOutcome {
         var outcome = BatchOutcome()
         var inputs: [MessageInput] = []
         for item in prepared {
@@ -163,14 +165,13 @@ public struct MailboxImporter: Sendable {
                     outcome.unchanged += 1
                 } else if let conversation = try tx.replaceLabels(input.labelIDs, onMessage: input.gmailID, in: account) {
                     outcome.relabelled += 1
-                    outcome.touched.insert(conversation)
+                    modifications.report(conversation)
                 }
                 continue
             }
-            outcome.touched.formUnion(try tx.upsert(input, in: account).affectedConversations)
+            modifications.report(try tx.upsert(input, in: account).affectedConversations)
             outcome.inserted += 1
         }
-        try tx.recomputeRollups(for: outcome.touched)
         return outcome
     }
 }

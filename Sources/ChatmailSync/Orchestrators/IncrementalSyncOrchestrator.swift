@@ -2,12 +2,14 @@ import ChatmailStore
 import GmailAPI
 
 /// Incremental sync: every history page since `start` → fetch new messages → apply deletions and label
-/// changes → rollups → commit the history id, all of the store work in ONE transaction (invariant 1).
+/// changes → commit the history id, all of the store work in ONE transaction (invariant 1), which also
+/// recomputes the rollups of the conversations reported to the tracker.
 struct IncrementalSyncOrchestrator: Sendable {
     let gmail: GmailClient
     let store: ChatmailStore
     let persister: MessagePersister
     let tracker: ModificationTracker
+    let crashes: CrashPoints
 
     /// Runs from `start`; returns the committed history id. Messages that failed before are retried.
     /// - parameter finishingFullSync: also clears the full-sync cursor in the same transaction.
@@ -26,22 +28,22 @@ struct IncrementalSyncOrchestrator: Sendable {
         let freshIDs = Set(inputs.map(\.gmailID))
         let failed = fetched.failed
         let gone = fetched.gone
-        let outcome = try await store.write { tx -> (touched: Set<ConversationID>, deleted: Int) in
-            var touched = try MessagePersister.persist(inputs, in: account, tx: tx)
+        let deleted = try await tracker.write(in: store) { tx, modifications -> Int in
+            try MessagePersister.persist(inputs, in: account, tx: tx, reportingTo: &modifications)
             for failure in failed { try tx.recordFailure(gmailID: failure.id, error: failure.error, in: account) }
-            touched.formUnion(try tx.deleteMessages(gmailIDs: gone, in: account))
+            modifications.report(try tx.deleteMessages(gmailIDs: gone, in: account))
             try tx.clearFailures(gmailIDs: gone, in: account)
             let protected = try tx.protectedGmailIDs(in: account)
-            let applied = try HistoryProcessor.apply(plan, skippingLabelsOf: freshIDs.union(protected), in: account, tx: tx)
-            touched.formUnion(applied.touched)
-            try tx.recomputeRollups(for: touched)
+            let deleted = try HistoryProcessor.apply(
+                plan, skippingLabelsOf: freshIDs.union(protected), in: account, tx: tx, reportingTo: &modifications)
+            crashes.reach(.historyApplied)
             try tx.commitHistoryID(finalHistoryID, for: account)
             if finishingFullSync { try tx.setSyncCursor(nil, of: account) }
-            return (touched, applied.deleted + gone.count)
+            return deleted + gone.count
         }
-        await tracker.record(outcome.touched)
+        crashes.reach(.historyCommitted)
         report.messagesAdded += inputs.count
-        report.messagesDeleted += outcome.deleted
+        report.messagesDeleted += deleted
         report.labelChanges += plan.labelChangeCount
         report.abandoned += failed.count
         return finalHistoryID

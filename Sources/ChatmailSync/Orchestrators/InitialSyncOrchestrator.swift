@@ -6,9 +6,10 @@ import GmailAPI
 ///
 /// profile (history id read BEFORE listing) → labels and aliases → list every id, queue the unknown ones
 /// (persisted) → refresh labels of the known ones (recovery; minimal format) → download and persist the
-/// queue in transactions of a few hundred messages → rollups (every 20,000 messages and once at the end
-/// for the whole account) → an incremental pass from the profile's history id → commit the history id
-/// (and clear the cursor) with that pass's changes.
+/// queue in transactions of a few hundred messages, reporting their conversations to the tracker → rollups
+/// (every 20,000 messages, with the chunk that reaches the mark, and once at the end for the whole account)
+/// → an incremental pass from the profile's history id → commit the history id (and clear the cursor)
+/// with that pass's changes.
 ///
 /// Killed at any moment, the next run finds the cursor and the queue and continues: nothing stored is
 /// downloaded again (invariant 3).
@@ -17,7 +18,9 @@ struct InitialSyncOrchestrator: Sendable {
     let store: ChatmailStore
     let persister: MessagePersister
     let tracker: ModificationTracker
+    let crashes: CrashPoints
     let chunkSize: Int
+    var rollupInterval = Self.defaultRollupInterval
     let progress: @Sendable (SyncProgress) -> Void
 
     /// The persisted position of a full sync.
@@ -47,17 +50,18 @@ struct InitialSyncOrchestrator: Sendable {
                 let listedSet = Set(listed)
                 return listed.filter { stored.contains($0) } + stored.subtracting(listedSet).sorted()
             }
+            crashes.reach(.idsListed)
             if !known.isEmpty {
                 progress(SyncProgress(phase: "refreshing labels", done: 0, total: known.count))
-                let refreshed = try await LabelRefreshPhase(gmail: gmail, store: store, chunkSize: 500).run(known, in: account.id)
-                await tracker.record(refreshed.touched)
+                let refreshed = try await LabelRefreshPhase(gmail: gmail, store: store, tracker: tracker, chunkSize: 500)
+                    .run(known, in: account.id)
                 report.labelChanges += refreshed.relabelled
                 report.messagesDeleted += refreshed.deleted
             }
         }
         try await downloadQueue(account: account.id, report: &report)
         progress(SyncProgress(phase: "catching up", done: 0, total: 0))
-        return try await IncrementalSyncOrchestrator(gmail: gmail, store: store, persister: persister, tracker: tracker)
+        return try await IncrementalSyncOrchestrator(gmail: gmail, store: store, persister: persister, tracker: tracker, crashes: crashes)
             .run(account: account.id, from: startHistoryID, finishingFullSync: true, report: &report)
     }
 
@@ -68,7 +72,6 @@ struct InitialSyncOrchestrator: Sendable {
     func downloadQueue(account: AccountID, report: inout SyncReport) async throws {
         let total = try await store.write { tx in try tx.queuedDownloadCount(in: account) }
         var done = 0
-        var pendingRollups = Set<ConversationID>()
         var ids = try await store.write { tx in try tx.queuedDownloads(in: account, limit: chunkSize) }
         var download: Task<FetchPhase.Outcome, any Error>? = ids.isEmpty ? nil : fetch(ids)
         while let current = download {
@@ -95,27 +98,22 @@ struct InitialSyncOrchestrator: Sendable {
             let failed = fetched.failed
             let gone = fetched.gone
             done += ids.count
-            let rollUpNow = done % Self.rollupInterval < ids.count || total <= Self.rollupInterval
+            let rollUpNow = done % rollupInterval < ids.count || total <= rollupInterval
             let chunk = ids
-            let batchTouched: Set<ConversationID>
+            let crashes = self.crashes
             do {
-                batchTouched = try await store.write { tx -> Set<ConversationID> in
-                    let touched = try MessagePersister.persist(inputs, in: account, tx: tx)
+                // The chunk that reaches the mark also recomputes every conversation left stale since the last one.
+                try await tracker.write(in: store, rollups: rollUpNow ? .inTransaction : .deferred) { tx, modifications in
+                    try MessagePersister.persist(inputs, in: account, tx: tx, reportingTo: &modifications)
                     for failure in failed { try tx.recordFailure(gmailID: failure.id, error: failure.error, in: account) }
                     try tx.dequeueDownloads(chunk, in: account)
-                    return touched
+                    crashes.reach(.chunkPersisted)
                 }
             } catch {
                 upcoming?.cancel()
                 throw error
             }
-            pendingRollups.formUnion(batchTouched)
-            if rollUpNow {
-                let due = pendingRollups
-                try await store.write { tx in try tx.recomputeRollups(for: due) }
-                pendingRollups.removeAll()
-            }
-            await tracker.record(batchTouched)
+            crashes.reach(.chunkCommitted)
             report.messagesAdded += inputs.count
             report.abandoned += failed.count
             _ = gone  // gone before we got to it: nothing to store, nothing to delete
@@ -123,8 +121,9 @@ struct InitialSyncOrchestrator: Sendable {
             ids = next
         }
         // The rollups phase: every conversation of the account once, so a run resumed after a crash
-        // also settles the conversations an earlier, killed run touched.
-        try await store.write { tx in try tx.recomputeRollups(for: tx.conversationIDs(in: account)) }
+        // also settles the conversations an earlier, killed run left stale (that run's tracker died with it).
+        try await tracker.recomputeStaleRollups(in: store, repairing: account)
+        crashes.reach(.rollupsCommitted)
     }
 
     /// Starts downloading one chunk.
@@ -136,5 +135,5 @@ struct InitialSyncOrchestrator: Sendable {
     /// Messages between intermediate rollup passes. Recomputing after every chunk re-reads the same
     /// growing conversations again and again (quadratic in a large initial sync); every 20,000 messages
     /// still lets `conversations` show progress during a long first sync.
-    static let rollupInterval = 20_000
+    static let defaultRollupInterval = 20_000
 }

@@ -6,6 +6,8 @@ import Foundation
 ///
 /// The invariant it keeps: the local labels of a message equal Gmail's labels with every live action
 /// on that message applied in queue order. Sending (``PendingActionSender``) preserves it too.
+/// Each write reports the conversations it relabels to a ``ModificationTracker``, which recomputes their
+/// rollups in the same transaction.
 public struct ActionQueue: Sendable {
     public let store: ChatmailStore
 
@@ -41,7 +43,7 @@ public struct ActionQueue: Sendable {
 
     /// Applies `kind` locally (labels and rollups) and queues what Gmail still has to be told.
     public func perform(_ kind: PendingActionKind, on subject: Subject, account: AccountID) async throws -> Outcome {
-        try await store.write { tx -> Outcome in
+        try await ModificationTracker().write(in: store) { tx, modifications -> Outcome in
             let ids: [String]
             let target: String
             switch subject {
@@ -57,8 +59,7 @@ public struct ActionQueue: Sendable {
             }
             var outcome = Outcome()
             guard !ids.isEmpty else { return outcome }
-            let touched = try tx.modifyLabels(adding: kind.addLabels, removing: kind.removeLabels, onMessages: ids, in: account)
-            try tx.recomputeRollups(for: touched)
+            modifications.report(try tx.modifyLabels(adding: kind.addLabels, removing: kind.removeLabels, onMessages: ids, in: account))
             outcome.messagesChanged = ids.count
 
             let live = try tx.pendingActions(in: account, statuses: [.pending, .processing, .failed])
@@ -101,7 +102,7 @@ public struct ActionQueue: Sendable {
     /// labels do not flip once the queue has been sent.
     /// - returns: the requeued actions.
     public func retry(_ selection: Selection, account: AccountID) async throws -> [PendingAction] {
-        try await store.write { tx -> [PendingAction] in
+        try await ModificationTracker().write(in: store) { tx, modifications -> [PendingAction] in
             var actions = try Self.select(selection, tx: tx, account: account)
             guard let first = actions.map(\.id).min() else { return [] }
             var requeued = Set<PendingActionID>()
@@ -119,15 +120,13 @@ public struct ActionQueue: Sendable {
             // Re-apply, in queue order from the first requeued action, the requeued actions and every live
             // action after them, on the messages the requeued ones target. Label changes are absolute, so
             // each label ends as the last action touching it in the queue leaves it.
-            var touched = Set<ConversationID>()
             let live = try tx.pendingActions(in: account, statuses: [.pending, .processing, .failed])
             for action in live.sorted(by: { $0.id < $1.id }) where action.id >= first {
                 let ids = requeued.contains(action.id) ? action.targetIDs : action.targetIDs.filter(affected.contains)
                 guard !ids.isEmpty else { continue }
-                touched.formUnion(try tx.modifyLabels(
+                modifications.report(try tx.modifyLabels(
                     adding: action.addLabels, removing: action.removeLabels, onMessages: ids, in: account))
             }
-            try tx.recomputeRollups(for: touched)
             return actions
         }
     }

@@ -27,22 +27,18 @@ extension PendingActionSender {
             } catch let error as GmailAPIError where Self.disposition(of: error) != .stopRun {
                 break  // Gmail unreachable: the ids stay in label_recheck, and the next run re-reads them
             }
-            let touched = try await store.write { tx -> Set<ConversationID> in
+            try await tracker.write(in: store) { tx, modifications in
                 let protected = try tx.protectedGmailIDs(in: account)
                 let local = try tx.labelIDs(ofMessages: outcome.messages.map(\.id), in: account)
-                var touched = Set<ConversationID>()
                 for message in outcome.messages where !protected.contains(message.id) {
                     guard let current = local[message.id], current != Set(message.labelIds) else { continue }
                     if let conversation = try tx.replaceLabels(message.labelIds, onMessage: message.id, in: account) {
-                        touched.insert(conversation)
+                        modifications.report(conversation)
                     }
                 }
-                touched.formUnion(try tx.deleteMessages(gmailIDs: outcome.gone, in: account))
+                modifications.report(try tx.deleteMessages(gmailIDs: outcome.gone, in: account))
                 try tx.clearLabelRechecks(outcome.messages.map(\.id) + outcome.gone, in: account)
-                try tx.recomputeRollups(for: touched)
-                return touched
             }
-            await tracker?.record(touched)
             total += outcome.messages.count + outcome.gone.count
             if !outcome.failed.isEmpty { break }
         }

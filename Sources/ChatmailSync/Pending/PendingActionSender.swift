@@ -35,9 +35,12 @@ public struct PendingActionSender: PendingActionPusher {
     public let random: any RandomSource
     /// Completed actions are kept this long (for `pending list --all`), then pruned.
     public let keepCompletedMs: Int64
-    /// Told about every conversation whose local labels the push changed (confirmed or restored from
-    /// Gmail), so a sync's summary counts them; `nil` outside a sync.
-    public let tracker: ModificationTracker?
+    /// Every conversation whose local labels the push changes (confirmed or restored from Gmail) is
+    /// reported here, which recomputes its rollups in the same transaction; a sync shares its own, so
+    /// its summary counts them.
+    public let tracker: ModificationTracker
+    /// Where a test may kill the process (unarmed outside tests).
+    let crashes: CrashPoints
 
     /// Below this many ids an action uses one `modify` per message (5 units each, and each answer
     /// confirms the message's labels); from it on, `batchModify` (50 units per 1000 ids).
@@ -46,7 +49,8 @@ public struct PendingActionSender: PendingActionPusher {
     public init(
         store: ChatmailStore, gmail: GmailClient, schedule: BackoffSchedule = BackoffSchedule(),
         clock: @escaping ChatmailStore.Clock = ChatmailStore.systemClock, random: any RandomSource = SystemRandomSource(),
-        keepCompletedMs: Int64 = 7 * 86_400_000, tracker: ModificationTracker? = nil
+        keepCompletedMs: Int64 = 7 * 86_400_000, tracker: ModificationTracker = ModificationTracker(),
+        crashes: CrashPoints = CrashPoints()
     ) {
         self.store = store
         self.gmail = gmail
@@ -56,6 +60,7 @@ public struct PendingActionSender: PendingActionPusher {
         self.random = random
         self.keepCompletedMs = keepCompletedMs
         self.tracker = tracker
+        self.crashes = crashes
     }
 
     /// What one run did.
@@ -205,6 +210,7 @@ public struct PendingActionSender: PendingActionPusher {
             for id in unsent {
                 do {
                     let message = try await sender.modify(id: id, add: action.addLabels, remove: action.removeLabels)
+                    crashes.reach(.actionSent)
                     delivery.confirmed[id] = message.labelIds
                 } catch GmailAPIError.giveUp(.notFound) {
                     delivery.gone.append(id)
@@ -216,6 +222,7 @@ public struct PendingActionSender: PendingActionPusher {
         }
         do {
             try await sender.batchModify(ids: unsent, add: action.addLabels, remove: action.removeLabels)
+            crashes.reach(.actionSent)
             action.sentIDs += unsent
         } catch GmailAPIError.giveUp(.batchPartsFailed(let failedIDs, let first)) {
             let failed = Set(failedIDs)
@@ -241,9 +248,9 @@ public struct PendingActionSender: PendingActionPusher {
         action.targetIDs.removeAll { gone.contains($0) }
         action.sentIDs.removeAll { gone.contains($0) }
         let finished = action
-        let touched = try await store.write { tx -> Set<ConversationID> in
+        try await tracker.write(in: store) { tx, modifications in
             try tx.savePendingAction(finished)
-            var touched = try tx.deleteMessages(gmailIDs: delivery.gone, in: account)
+            modifications.report(try tx.deleteMessages(gmailIDs: delivery.gone, in: account))
             if !finished.isLive {
                 // The action no longer protects its messages: give them Gmail's labels. Labels Gmail
                 // returned from modify are current; the others are re-read (after this transaction).
@@ -257,15 +264,12 @@ public struct PendingActionSender: PendingActionPusher {
                     }
                     if let current = local[id], current != Set(labels),
                        let conversation = try tx.replaceLabels(labels, onMessage: id, in: account) {
-                        touched.insert(conversation)
+                        modifications.report(conversation)
                     }
                 }
                 try tx.enqueueLabelRecheck(recheck, in: account)
             }
-            try tx.recomputeRollups(for: touched)
-            return touched
         }
-        await tracker?.record(touched)
     }
 
     // MARK: Errors

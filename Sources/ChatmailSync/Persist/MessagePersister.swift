@@ -44,12 +44,12 @@ public struct MessagePersister: Sendable {
         }
     }
 
-    /// Stores prepared messages; returns the conversations they changed.
-    public static func persist(_ inputs: [MessageInput], in account: AccountID, tx: StoreTransaction) throws -> Set<ConversationID> {
-        var touched = Set<ConversationID>()
-        for input in inputs { touched.formUnion(try tx.upsert(input, in: account).affectedConversations) }
+    /// Stores prepared messages, reporting every conversation they changed (a moved message changes two).
+    public static func persist(
+        _ inputs: [MessageInput], in account: AccountID, tx: StoreTransaction, reportingTo modifications: inout Modifications
+    ) throws {
+        for input in inputs { modifications.report(try tx.upsert(input, in: account).affectedConversations) }
         try tx.clearFailures(gmailIDs: inputs.map(\.gmailID), in: account)
-        return touched
     }
 
     /// Gmail's snippet escapes HTML (`&#39;`, `&amp;`); decode the common entities for display.

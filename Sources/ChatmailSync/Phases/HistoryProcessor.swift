@@ -6,22 +6,17 @@ import ChatmailStore
 /// Messages downloaded in this same run already carry their current labels, and messages with a live
 /// action (pending, processing, or failed and waiting to retry) keep their local labels (conflict
 /// protection: the server has not seen the user's change yet): neither gets the recorded label changes.
+/// Every conversation a change reaches is reported, so its rollups are recomputed in the same transaction.
 enum HistoryProcessor {
-    struct Result {
-        var touched = Set<ConversationID>()
-        var deleted = 0
-    }
-
+    /// - returns: how many deletions the plan holds.
     static func apply(
-        _ plan: HistoryPlan, skippingLabelsOf skipped: Set<String>, in account: AccountID, tx: StoreTransaction
-    ) throws -> Result {
-        var result = Result()
+        _ plan: HistoryPlan, skippingLabelsOf skipped: Set<String>, in account: AccountID, tx: StoreTransaction,
+        reportingTo modifications: inout Modifications
+    ) throws -> Int {
         for group in plan.groupedDeltas(excluding: skipped) {
-            result.touched.formUnion(try tx.modifyLabels(adding: group.add, removing: group.remove, onMessages: group.ids, in: account))
+            modifications.report(try tx.modifyLabels(adding: group.add, removing: group.remove, onMessages: group.ids, in: account))
         }
-        let deleted = try tx.deleteMessages(gmailIDs: plan.deleted.sorted(), in: account)
-        result.touched.formUnion(deleted)
-        result.deleted = plan.deleted.count
-        return result
+        modifications.report(try tx.deleteMessages(gmailIDs: plan.deleted.sorted(), in: account))
+        return plan.deleted.count
     }
 }
