@@ -181,7 +181,7 @@ import Testing
         #expect(transport.requests.allSatisfy { $0.method == "POST" && $0.url.path.hasSuffix("/messages/batchModify") })
     }
 
-    @Test("a 4xx on any batchModify chunk is a failure naming the unapplied ids (lesson 4)")
+    @Test("a 4xx on any batchModify chunk is a failure naming the unapplied ids")
     func batchModifyFailure() async throws {
         let transport = ScriptedTransport { _, index in
             index == 1 ? googleError(400, reason: "invalidArgument", message: "Invalid label: X") : HTTPResponse(status: 204)

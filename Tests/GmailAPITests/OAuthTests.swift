@@ -30,7 +30,7 @@ import Testing
         }
     }
 
-    @Test("the authorization URL carries every parameter of contract §9.1")
+    @Test("the authorization URL carries every parameter of API-CONTRACT.md §9.1")
     func authorizationURL() throws {
         let configuration = OAuthConfiguration(clientID: "client-1.apps.googleusercontent.com", clientSecret: "s")
         let request = AuthorizationRequest(configuration: configuration, redirectURI: "http://127.0.0.1:8765", random: SeededRandom(seed: 1))

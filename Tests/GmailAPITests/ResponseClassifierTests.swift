@@ -7,14 +7,14 @@ import Testing
 
     static let now = Date(timeIntervalSince1970: 1_731_410_000)  // 2024-11-12T11:13:20Z
 
-    /// Contract §6, one row per status/reason pair, with the endpoint that changes the meaning of a 404.
+    /// Fixtures/gmail/API-CONTRACT.md §6, one row per status/reason pair, with the endpoint that changes the meaning of a 404.
     @Test(arguments: [
         (200, nil, "", GmailEndpoint.getMessage, Outcome.success),
         (204, nil, "", .batchModify, .success),  // batchModify answers 204 with no body
         (400, "badRequest", "Invalid id value", .getMessage, .permanent(.badRequest(reason: "Invalid id value"))),
         (400, "invalidArgument", "Invalid label: X", .modify, .permanent(.badRequest(reason: "Invalid label: X"))),
         (400, "failedPrecondition", "Precondition check failed.", .modify, .permanent(.badRequest(reason: "Precondition check failed."))),
-        (400, "invalidArgument", "Invalid startHistoryId", .listHistory, .permanent(.giveUp(.historyExpired))),  // lesson 2
+        (400, "invalidArgument", "Invalid startHistoryId", .listHistory, .permanent(.giveUp(.historyExpired))),  // Gmail answers a stale startHistoryId with 400 at times
         (401, "authError", "Invalid Credentials", .getMessage, .refreshToken),
         (403, "insufficientPermissions", "Request had insufficient authentication scopes.", .getMessage,
          .permanent(.giveUp(.permissionDenied(reason: "insufficientPermissions")))),

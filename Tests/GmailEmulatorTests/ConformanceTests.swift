@@ -2,7 +2,7 @@ import Foundation
 import GmailEmulator
 import Testing
 
-/// Checks emitted objects against the discovery document's schemas (contract §10.2).
+/// Checks emitted objects against the discovery document's schemas (Fixtures/gmail/API-CONTRACT.md §10.2).
 @Suite struct ConformanceTests {
     static var discovery: JSONValue {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

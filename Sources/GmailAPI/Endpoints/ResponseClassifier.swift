@@ -37,7 +37,7 @@ public enum ResponseClassifier {
         let message = error?.message
         switch status {
         case 400:
-            // Lesson 2: history.list answers an invalid (too old or malformed) startHistoryId with 400 at
+            // history.list answers an invalid (too old or malformed) startHistoryId with 400 at
             // times; either way the stored id is useless and the cure is a full sync.
             if case .listHistory = endpoint, let message, message.lowercased().contains("historyid") {
                 return .permanent(.giveUp(.historyExpired))

@@ -90,7 +90,7 @@ func jsonResponse(_ status: Int, _ body: String, headers: HTTPHeaders = ["Conten
     HTTPResponse(status: status, headers: headers, body: Data(body.utf8))
 }
 
-/// Google's error body shape (contract §6).
+/// Google's error body shape (Fixtures/gmail/API-CONTRACT.md §6).
 func googleError(_ status: Int, reason: String?, message: String = "error", statusName: String = "X", headers: HTTPHeaders = [:]) -> HTTPResponse {
     let errors = reason.map { #","errors":[{"message":"\#(message)","domain":"global","reason":"\#($0)"}]"# } ?? ""
     return jsonResponse(status, #"{"error":{"code":\#(status),"message":"\#(message)"\#(errors),"status":"\#(statusName)"}}"#, headers: headers)

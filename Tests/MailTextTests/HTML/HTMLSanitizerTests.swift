@@ -270,7 +270,7 @@ import Testing
         #expect(output.contains("alt=\"d\""))
     }
 
-    @Test("does not touch text that looks like attributes or handlers (lesson 9)")
+    @Test("does not touch text that looks like attributes or handlers")
     func leavesTextAlone() {
         let html = "<p>The onion said once upon a time: onclick=\"x\" javascript: is just text</p>"
         let output = self.sanitizer.sanitize(html)

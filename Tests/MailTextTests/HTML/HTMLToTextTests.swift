@@ -5,7 +5,7 @@ import Testing
     func text(_ html: String) -> String { HTMLToText.convert(html).fullText }
 
     @Test("breaks lines at blocks and separates paragraphs by one blank line", arguments: [
-        ("<div>one</div><div>two</div>", "one\ntwo"),  // Gmail's div lines (lesson 12)
+        ("<div>one</div><div>two</div>", "one\ntwo"),  // Gmail writes each line as a div
         ("<p>one</p><p>two</p>", "one\n\ntwo"),  // paragraphs
         ("<h1>Title</h1>body", "Title\n\nbody"),  // headings
         ("one<br>two<br><br>three", "one\ntwo\n\nthree"),  // br, and br br as a blank line
