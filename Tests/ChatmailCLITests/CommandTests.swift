@@ -7,7 +7,7 @@ import TerminalUI
 import Testing
 
 @Suite struct ConversationsCommandTests {
-    @Test("--json has every key of cli.md, newest first")
+    @Test("--json has every documented key, newest first")
     func jsonShape() async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()
@@ -52,7 +52,7 @@ import Testing
 }
 
 @Suite struct ShowCommandTests {
-    @Test("--json has every key of cli.md, messages oldest first")
+    @Test("--json has every documented key, messages oldest first")
     func jsonShape() async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()

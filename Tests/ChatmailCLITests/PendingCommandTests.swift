@@ -67,6 +67,18 @@ final class LoggedInHome {
 
     func clearFaults() async throws { _ = try await control("DELETE", "faults") }
 
+    /// Polls `condition` until it holds, for at most 60 s (a loaded machine is slow, never this slow).
+    /// Returns whether it held; the caller asserts that, so a missed condition fails the test.
+    func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        Issue.record("timed out waiting until \(what)")
+        return false
+    }
+
     func pendingJSON(all: Bool = false) async throws -> [[String: Any]] {
         let result = try await run(["pending", "list", "--json"] + (all ? ["--all"] : []))
         return try #require(try result.json() as? [[String: Any]], "\(result.stderr)")
@@ -74,7 +86,7 @@ final class LoggedInHome {
 }
 
 @Suite struct PendingCommandTests {
-    @Test("archive is local at once and queued; `pending --json` has the cli.md shape; sync sends it and Gmail archives exactly those messages")
+    @Test("archive is local at once and queued; `pending --json` has its documented shape; sync sends it and Gmail archives exactly those messages")
     func archiveEndToEnd() async throws {
         let setup = try await LoggedInHome()
         let dana = try await setup.messages("dana")
@@ -223,7 +235,7 @@ final class LoggedInHome {
         try #require(!unread.isEmpty && unread.count < 10)
         let startHistory = try #require(try await setup.control("GET", "state")["historyId"] as? String)
         #expect(try await setup.run(["read", "zoe"]).status == 0)
-        try await setup.fault("messages.modify", "slow:3000")
+        try await setup.fault("messages.modify", "hold")
 
         let process = Process()
         process.executableURL = CLIFixture.executable
@@ -232,24 +244,29 @@ final class LoggedInHome {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let database = try DatabaseQueue(path: setup.home.appendingPathComponent("chatmail.sqlite").path)
-        var sawProcessing = false
-        for _ in 0..<400 where !sawProcessing {
-            try await Task.sleep(for: .milliseconds(25))
-            sawProcessing = try await database.read { db in
-                try String.fetchOne(db, sql: "SELECT status FROM pending_action WHERE id = 1") == "processing"
-            }
+        // The first modify has reached Gmail and is held there: chatmail is waiting for its answer.
+        let held = try await setup.waitUntil("the first modify is held") {
+            try await setup.control("GET", "faults/held")["held"] as? Int == 1
         }
-        try await Task.sleep(for: .milliseconds(300))  // the first modify is in flight, held by the emulator
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        #expect(sawProcessing)
+        #expect(held)
+        #expect(process.terminationReason == .uncaughtSignal)
         #expect(try await setup.pendingJSON().first?["status"] as? String == "processing")
 
+        // The next run sends the action again while the dead run's request is still held.
         try await setup.clearFaults()
         let rerun = try await setup.run(["pending", "run"])
         #expect(rerun.stdout.hasPrefix("Actions: sent 1"), "\(rerun.stdout) \(rerun.stderr)")
-        try await Task.sleep(for: .seconds(4))  // let the killed run's held request finish inside the emulator
+        // Now Gmail carries out the dead run's request as well, late: it must change nothing more.
+        #expect(try await setup.control("POST", "faults/release")["released"] as? Int == 1)
+        let modifies = { () async throws -> Int in
+            let log = try await setup.control("GET", "requests")["requests"] as? [[String: Any]] ?? []
+            return log.filter { $0["gmailMethod"] as? String == "messages.modify" && $0["status"] as? Int == 200 }.count
+        }
+        #expect(try await setup.waitUntil("the released modify has been answered") {
+            try await modifies() == unread.count + 1
+        })
         let finished = try #require(try await setup.pendingJSON(all: true).first)
         #expect(finished["status"] as? String == "completed" && finished["attempts"] as? Int == 2)
         for id in unread { #expect(try await setup.serverLabels(id).contains("UNREAD") == false) }

@@ -38,6 +38,8 @@ struct ControlRoutes: Sendable {
             case ("DELETE", "faults"):
                 await faults.set([])
                 return .json(.object([("rules", .int(0))]))
+            case ("GET", "faults/held"): return .json(.object([("held", .int(Int64(await faults.heldCount)))]))
+            case ("POST", "faults/release"): return .json(.object([("released", .int(Int64(await faults.releaseHeld())))]))
             case ("GET", "requests"): return await requests()
             case ("DELETE", "requests"): await log.clear(); return .json(.object([]))
             case ("GET", "quota"): return await quotaStats()

@@ -8,12 +8,13 @@ public enum FaultKind: Sendable, Equatable {
     case drop                     // read the request, then close the connection mid-answer
     case dropBeforeBody           // reset the connection as soon as the request head arrives, body unread
     case slow(milliseconds: Int)  // answer normally after a delay
+    case hold                     // wait until the control API releases it, then answer normally
     case emptyHistoryPage         // history.list: a page with no `history` but a nextPageToken
     case insufficientScope        // 403 insufficientPermissions: permanent, as for a token without gmail.modify
     case invalidArgument          // 400 invalidArgument: permanent
 
     /// Parses the control API spelling: `429`, `403rate`, `403scope`, `400`, `500`, `503`, `401`, `drop`,
-    /// `dropBeforeBody`, `slow:250`, `emptyHistoryPage`.
+    /// `dropBeforeBody`, `slow:250`, `hold`, `emptyHistoryPage`.
     public init?(spec: String) {
         switch spec {
         case "403scope": self = .insufficientScope
@@ -26,6 +27,7 @@ public enum FaultKind: Sendable, Equatable {
         case "drop", "dropAfterBody": self = .drop
         case "dropBeforeBody": self = .dropBeforeBody
         case "emptyHistoryPage": self = .emptyHistoryPage
+        case "hold": self = .hold
         default:
             guard spec.hasPrefix("slow"), let ms = Int(spec.drop { !$0.isNumber }) else { return nil }
             self = .slow(milliseconds: ms)
@@ -42,7 +44,7 @@ public enum FaultKind: Sendable, Equatable {
         case .unauthorized: .unauthenticated
         case .insufficientScope: .insufficientPermissions
         case .invalidArgument: .badRequest("Invalid argument (injected fault)", reason: "invalidArgument")
-        case .drop, .dropBeforeBody, .slow, .emptyHistoryPage: nil
+        case .drop, .dropBeforeBody, .slow, .hold, .emptyHistoryPage: nil
         }
     }
 }
@@ -79,6 +81,9 @@ public enum FaultStage: Sendable {
 public actor FaultInjector {
     private var rules: [FaultRule] = []
     private var random: SeededRandom
+    /// Requests stopped by a `hold` fault, resumed by ``releaseHeld()``. A test can then act while a
+    /// request is known to be in flight (kill the client, say) instead of guessing with a delay.
+    private var held: [CheckedContinuation<Void, Never>] = []
 
     public init(seed: UInt64) { random = SeededRandom(seed: seed ^ 0xFA17) }
 
@@ -88,6 +93,22 @@ public actor FaultInjector {
     }
 
     public var currentRules: [FaultRule] { rules }
+
+    /// How many requests a `hold` fault is holding now.
+    public var heldCount: Int { held.count }
+
+    /// Waits until ``releaseHeld()``: the request has arrived and been read, and nothing of it has run.
+    public func hold() async {
+        await withCheckedContinuation { held.append($0) }
+    }
+
+    /// Lets every held request go on, in arrival order; returns how many there were.
+    public func releaseHeld() -> Int {
+        let released = held
+        held = []
+        for continuation in released { continuation.resume() }
+        return released.count
+    }
 
     /// The method name under which the outer batch request (`POST /batch...`) is faulted.
     public static let batchMethod = "batch"

@@ -40,6 +40,7 @@ struct GmailRouter: Sendable {
             switch fault {
             case .drop: return (EmulatorResponse(status: 0, dropConnection: true), route.name)
             case .slow(let ms): try? await Task.sleep(for: .milliseconds(ms))
+            case .hold: await faults.hold()
             case .emptyHistoryPage: emptyHistoryPage = true
             default: if let error = fault.error { return (.error(error), route.name) }
             }

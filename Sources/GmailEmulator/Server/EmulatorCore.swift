@@ -80,6 +80,7 @@ struct EmulatorCore: Sendable {
         switch fault {
         case .drop: return EmulatorResponse(status: 0, dropConnection: true)
         case .slow(let ms): try? await Task.sleep(for: .milliseconds(ms)); return nil
+        case .hold: await faults.hold(); return nil
         default: return fault.error.map { .error($0) }
         }
     }
