@@ -112,6 +112,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Starts the `gmail-emulator` executable as a child process, for the demo, the benchmarks and the
+        // end-to-end tests. Foundation only, so every one of them can use it without pulling in the emulator.
+        .target(
+            name: "EmulatorLauncher",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "gmail-emulator",
             dependencies: ["GmailEmulator", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -157,6 +163,7 @@ let package = Package(
                 "ChatmailDemoMailbox",
                 "ChatmailStore",
                 "ChatmailSync",
+                "EmulatorLauncher",
                 "GmailAPI",
                 "GmailModel",
                 "MailText",
@@ -180,6 +187,7 @@ let package = Package(
             dependencies: [
                 "ChatmailStore",
                 "ChatmailSync",
+                "EmulatorLauncher",
                 "MailText",
                 "GmailAPI",
                 "GmailEmulator",
@@ -209,7 +217,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GmailEmulatorTests",
-            dependencies: ["GmailEmulator", "GmailModel", "MailText", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["EmulatorLauncher", "GmailEmulator", "GmailModel", "MailText", .product(name: "Hummingbird", package: "hummingbird")],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -242,7 +250,7 @@ let package = Package(
             name: "ChatmailCLITests",
             // Depends on the executable so `swift test` always builds the binary the end-to-end tests run.
             dependencies: [
-                "ChatmailCLI", "ChatmailStore", "GmailAPI", "TerminalUI", "chatmail", "CommonMarkTestSupport",
+                "ChatmailCLI", "ChatmailStore", "EmulatorLauncher", "GmailAPI", "TerminalUI", "chatmail", "CommonMarkTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

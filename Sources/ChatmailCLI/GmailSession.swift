@@ -1,4 +1,5 @@
 import ChatmailStore
+import EmulatorLauncher
 import Foundation
 import GmailAPI
 import Logging

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChatmailStore
 import Foundation
+import GmailEmulator
 
 /// `chatmail-bench actions`: how long a local-first action takes on a 100,000-message store, whole
 /// process, before any network: `archive` and `unarchive` of a 2,000-message conversation and of a

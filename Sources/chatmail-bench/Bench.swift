@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChatmailStore
 import Foundation
+import GmailEmulator
 
 /// Benchmarks and fixtures for chatmail. Figures go to `Docs/PERFORMANCE.md`.
 @main
@@ -80,7 +81,7 @@ struct StoreBenchmark: ParsableCommand {
         let cases: [(String, [String])] = [
             ("chatmail --help", ["--help"]),
             ("chatmail conversations", ["conversations"]),
-            ("chatmail show <name> (default --limit 50)", ["show", person.name!]),
+            ("chatmail show <name> (default --limit 50)", ["show", person.name]),
             ("chatmail show <address> --limit 2000", ["show", person.address, "--limit", "2000"]),
         ]
         print("whole-process wall time, \(runs) runs each, output to a file (median / min / max):")

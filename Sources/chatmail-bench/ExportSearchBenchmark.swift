@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChatmailStore
 import Foundation
+import GmailEmulator
 
 /// The 100k-message store the export and search benchmarks share: seeded like `chatmail-bench store`,
 /// or reused from `--home` when it already holds one (seeding takes a few seconds; reuse keeps runs comparable).

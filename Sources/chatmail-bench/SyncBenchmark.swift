@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChatmailStore
 import ChatmailSync
+import EmulatorLauncher
 import Foundation
 import GmailAPI
 
@@ -54,29 +55,29 @@ struct SyncBenchmark: AsyncParsableCommand {
 
     private func largeAndIncremental(scratch: URL) async throws {
         // 1. Unthrottled initial sync of the large mailbox; peak RSS reset just before it.
-        let largeEmulator = try EmulatorChild.start(arguments: ["--synthetic", String(large), "--seed", "11", "--me", Self.account])
-        defer { largeEmulator.stop() }
+        let largeEmulator = try EmulatorChild(serveArguments: ["--synthetic", String(large), "--seed", "11", "--me", Self.account])
+        defer { largeEmulator.stop(grace: .zero) }  // nothing of its state is needed afterwards
         let largeStore = try ChatmailStore(path: scratch.appendingPathComponent("large.sqlite").path)
         let largeAccount = try Self.account(in: largeStore)
-        let largeClient = Self.client(largeEmulator.baseURL, pacer: .unlimited())
+        let largeClient = Self.client(largeEmulator.baseURL.absoluteString, pacer: .unlimited())
         let largeEngine = SyncEngine(store: largeStore, gmail: largeClient)
         let rssBefore = Memory.resetPeak()
         let start = ContinuousClock.now
         let initial = try await largeEngine.run(account: largeAccount)
         let seconds = (ContinuousClock.now - start).seconds
         let hwm = Memory.status(pid: nil, field: "VmHWM")
-        let emulatorHWM = Memory.status(pid: largeEmulator.pid, field: "VmHWM")
+        let emulatorHWM = Memory.status(pid: largeEmulator.processIdentifier, field: "VmHWM")
         let fileMB = Self.storeMB(scratch.appendingPathComponent("large.sqlite").path)
         say("unthrottled initial sync: \(initial.messagesAdded) messages (mode \(initial.mode.rawValue), abandoned \(initial.abandoned)) in \(Self.f(seconds, 2)) s = \(Int(Double(initial.messagesAdded) / seconds)) messages/s end to end (target >= 1000)")
         say("  peak RSS of the sync process (VmHWM): \(Self.mb(hwm)) MB (target <= 300; peak reset before the sync: \(rssBefore ? "yes" : "no, figure includes earlier work"))")
         say("  peak RSS of the emulator child (VmHWM): \(Self.mb(emulatorHWM)) MB; store file(s) on disk: \(Self.f(fileMB, 1)) MB")
 
         // 2. The small mailbox.
-        let smallEmulator = try EmulatorChild.start(arguments: ["--synthetic", String(small), "--seed", "11", "--me", Self.account])
-        defer { smallEmulator.stop() }
+        let smallEmulator = try EmulatorChild(serveArguments: ["--synthetic", String(small), "--seed", "11", "--me", Self.account])
+        defer { smallEmulator.stop(grace: .zero) }  // nothing of its state is needed afterwards
         let smallStore = try ChatmailStore(path: scratch.appendingPathComponent("small.sqlite").path)
         let smallAccount = try Self.account(in: smallStore)
-        let smallClient = Self.client(smallEmulator.baseURL, pacer: .unlimited())
+        let smallClient = Self.client(smallEmulator.baseURL.absoluteString, pacer: .unlimited())
         let smallEngine = SyncEngine(store: smallStore, gmail: smallClient)
         let smallStart = ContinuousClock.now
         let smallInitial = try await smallEngine.run(account: smallAccount)
@@ -85,8 +86,8 @@ struct SyncBenchmark: AsyncParsableCommand {
         // 3. Incremental: one untimed warm-up sync each (runs the hourly label reconciliation once, so the
         //    timed runs do not include it), then `cycles` rounds of 20 remote changes + a timed sync, sizes interleaved.
         let sides = [
-            Side(name: "\(large)", engine: largeEngine, account: largeAccount, client: largeClient, baseURL: largeEmulator.baseURL),
-            Side(name: "\(small)", engine: smallEngine, account: smallAccount, client: smallClient, baseURL: smallEmulator.baseURL),
+            Side(name: "\(large)", engine: largeEngine, account: largeAccount, client: largeClient, baseURL: largeEmulator.baseURL.absoluteString),
+            Side(name: "\(small)", engine: smallEngine, account: smallAccount, client: smallClient, baseURL: smallEmulator.baseURL.absoluteString),
         ]
         var plans: [ChangePlan] = []
         for side in sides {
@@ -112,13 +113,13 @@ struct SyncBenchmark: AsyncParsableCommand {
     // MARK: - Quota-paced initial sync
 
     private func paced(scratch: URL) async throws {
-        let emulator = try EmulatorChild.start(arguments: [
+        let emulator = try EmulatorChild(serveArguments: [
             "--synthetic", String(pacedMessages), "--seed", "7", "--me", Self.account, "--quota", String(Int(quota)),
         ])
-        defer { emulator.stop() }
+        defer { emulator.stop(grace: .zero) }  // nothing of its state is needed afterwards
         let store = try ChatmailStore(path: scratch.appendingPathComponent("paced.sqlite").path)
         let account = try Self.account(in: store)
-        let client = Self.client(emulator.baseURL, pacer: QuotaPacer(
+        let client = Self.client(emulator.baseURL.absoluteString, pacer: QuotaPacer(
             configuration: .init(ceiling: quota), sleeper: ContinuousSleeper(), initialBalance: 0))
         let engine = SyncEngine(store: store, gmail: client)
         let start = ContinuousClock.now
@@ -126,7 +127,7 @@ struct SyncBenchmark: AsyncParsableCommand {
         let seconds = (ContinuousClock.now - start).seconds
         let rate = Double(report.messagesAdded) / seconds
         let bound = quota / 5  // messages.get costs 5 units: 50 messages/s at 250 units/s
-        let stats = try await Control.get(emulator.baseURL, "quota")
+        let stats = try await Control.get(emulator.baseURL.absoluteString, "quota")
         say("quota-paced initial sync: \(report.messagesAdded) messages in \(Self.f(seconds, 2)) s = \(Self.f(rate, 2)) messages/s; ÷ \(Int(bound)) = \(Self.f(rate / bound, 3)) (target >= 0.9)")
         say("  emulator quota stats: \(stats)")
     }
@@ -238,46 +239,6 @@ enum Control {
     static func get(_ baseURL: String, _ action: String) async throws -> String {
         let (data, _) = try await URLSession.shared.data(from: URL(string: baseURL + "/_emulator/" + action)!)
         return String(decoding: data, as: UTF8.self)
-    }
-}
-
-/// A `gmail-emulator serve` child process; its first stdout line is the base URL.
-final class EmulatorChild: @unchecked Sendable {
-    let process: Process
-    let baseURL: String
-    var pid: Int32 { process.processIdentifier }
-
-    private init(process: Process, baseURL: String) {
-        self.process = process
-        self.baseURL = baseURL
-    }
-
-    static func start(arguments: [String]) throws -> EmulatorChild {
-        let process = Process()
-        process.executableURL = try ProcessTimer.siblingExecutable(named: "gmail-emulator")
-        process.arguments = ["serve"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var buffer = Data()
-        while !buffer.contains(UInt8(ascii: "\n")) {
-            let chunk = pipe.fileHandleForReading.availableData
-            if chunk.isEmpty { throw ValidationError("gmail-emulator exited before printing its URL") }
-            buffer.append(chunk)
-        }
-        // Keep draining stdout so the child never blocks on a full pipe.
-        pipe.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
-        let line = String(decoding: buffer.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
-        return EmulatorChild(process: process, baseURL: line.trimmingCharacters(in: .whitespaces))
-    }
-
-    /// SIGKILL: the emulator's SIGTERM shutdown does not finish while clients hold keep-alive connections,
-    /// and nothing of its state is needed afterwards.
-    func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChatmailStore
 import ChatmailSync
+import EmulatorLauncher
 import Foundation
 import GmailAPI
 
@@ -31,11 +32,11 @@ extension SyncBenchmark {
     private func faultRun(name: String, scratch: URL, faulty: Bool) async throws -> FaultRunResult {
         var arguments = ["--synthetic", String(faultMessages), "--seed", "5", "--me", Self.account, "--quota", String(Int(quota))]
         if faulty { arguments += ["--token-lifetime", String(tokenLifetime)] }
-        let emulator = try EmulatorChild.start(arguments: arguments)
-        defer { emulator.stop() }
-        let base = URL(string: emulator.baseURL)!
-        let refreshToken = try await Control.issueRefreshToken(emulator.baseURL)
-        if faulty { try await Control.setFaults(emulator.baseURL, json: Self.faultRules(rate: faultRate)) }
+        let emulator = try EmulatorChild(serveArguments: arguments)
+        defer { emulator.stop(grace: .zero) }  // nothing of its state is needed afterwards
+        let base = emulator.baseURL
+        let refreshToken = try await Control.issueRefreshToken(emulator.baseURL.absoluteString)
+        if faulty { try await Control.setFaults(emulator.baseURL.absoluteString, json: Self.faultRules(rate: faultRate)) }
         let transport = URLSessionTransport()
         let oauth = OAuthConfiguration(clientID: "emulator-client.apps.googleusercontent.com", tokenURL: base.appendingPathComponent("token"))
         // A 1 s margin plays the part the 60 s default plays for hour-long tokens.
@@ -67,7 +68,7 @@ extension SyncBenchmark {
         guard status.messageCount == faultMessages, status.abandonedMessageCount == 0 else {
             throw ValidationError("\(name) sync ended with \(status.messageCount) of \(faultMessages) messages, \(status.abandonedMessageCount) abandoned")
         }
-        let log = faulty ? try await Control.get(emulator.baseURL, "requests") : ""
+        let log = faulty ? try await Control.get(emulator.baseURL.absoluteString, "requests") : ""
         let resets = log.components(separatedBy: #""status":0"#).count - 1
         say("  \(name) initial sync: \(status.messageCount) messages in \(Self.f(seconds, 2)) s = \(Self.f(Double(status.messageCount) / seconds, 2)) messages/s; sync runs \(runs), abandoned on the way \(abandoned)\(faulty ? ", connections reset/cut \(resets)" : "")")
         return FaultRunResult(seconds: seconds, rate: Double(status.messageCount) / seconds)

@@ -1,4 +1,5 @@
 @testable import ChatmailCLI
+import EmulatorLauncher
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -11,7 +11,7 @@ final class LoggedInHome {
     let dir: URL
     var home: URL { dir.appendingPathComponent("home") }
 
-    init(synthetic: Int = 40) async throws {
+    init(synthetic: Int = 60) async throws {
         emulator = try EmulatorProcess(synthetic: synthetic)
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-pending-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -21,7 +21,7 @@ import Testing
                 #expect(try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal")
                 let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
                 #expect(applied == ["001_account", "002_conversation", "003_message", "004_message_fts", "005_queues", "006_sync_queue",
-                                    "007_pending_action_details", "008_drop_message_html"])
+                                    "007_pending_action_details", "008_drop_message_html", "009_covering_conversation_index"])
             }
         }
     }

@@ -90,4 +90,42 @@ import Testing
             #expect(plan.contains { $0.hasPrefix("SEARCH m") && $0.contains("(account_id=? AND gmail_id=?)") }, "\(plan)")
         }
     }
+
+    @Test("a rollup pass reads its conversations' dates and flags from the index alone, and scans nothing")
+    func rollupPlans() async throws {
+        try await withTemporaryStore { store, _ throws in
+            let (_, results) = try store.seed([
+                message("a", from: alice, at: 1, labels: ["INBOX", "UNREAD"]),
+                message("b", from: me, to: [alice], at: 2, labels: ["SENT"]),
+                message("c", from: bob, at: 3, labels: ["TRASH"]),
+            ])
+            let conversations = Set(results.flatMap(\.affectedConversations))
+            let plans = try store.write { tx -> [(sql: String, plan: [String])] in
+                let statements = StatementLog()
+                tx.db.trace { event in
+                    if case .statement(let statement) = event { statements.sql.append(statement.expandedSQL) }
+                }
+                try tx.recomputeRollups(for: conversations)
+                tx.db.trace(options: [])
+                return try statements.sql.filter { !$0.hasPrefix("SAVEPOINT") && !$0.hasPrefix("RELEASE") }.map { sql in
+                    (sql, try Row.fetchAll(tx.db, sql: "EXPLAIN QUERY PLAN \(sql)").map { $0["detail"] as String })
+                }
+            }
+            let aggregate = try #require(plans.first { $0.sql.contains("WITH visible") }, "\(plans.map(\.sql))")
+            // Reading each message's row instead costs a page per message on a large mailbox.
+            #expect(aggregate.plan.contains("SEARCH m USING COVERING INDEX message_by_conversation_date (conversation_id=?)"), "\(aggregate.plan)")
+            #expect(!aggregate.plan.contains { $0.contains("USING INDEX message_by_conversation_date") }, "\(aggregate.plan)")
+            // Scans are fine only over what does not grow with the mailbox: the id list, the aggregate of the
+            // touched conversations, and `label` (one row per Gmail label).
+            let small = ["SCAN json_each", "SCAN aggregate", "SCAN label"]
+            for (sql, plan) in plans {
+                #expect(!plan.contains { step in step.hasPrefix("SCAN") && !small.contains { step.hasPrefix($0) } }, "\(sql): \(plan)")
+            }
+        }
+    }
+}
+
+/// The statements a traced transaction ran, in order.
+private final class StatementLog {
+    var sql: [String] = []
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChatmailStore
 import ChatmailSync
+import EmulatorLauncher
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

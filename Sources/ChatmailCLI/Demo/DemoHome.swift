@@ -1,4 +1,5 @@
 import ChatmailDemoMailbox
+import EmulatorLauncher
 import Foundation
 
 /// A chatmail home whose Gmail is the local emulator serving the demo mailbox.
@@ -75,7 +76,7 @@ struct DemoHome: Codable, Equatable {
 
     /// Starts the emulator on this home's mailbox and journal.
     func startEmulator(home: URL) throws -> EmulatorChild {
-        try EmulatorChild(mailbox: try mailboxDirectory(), me: me, journal: home.appendingPathComponent(Self.journalName))
+        try EmulatorChild.demo(mailbox: try mailboxDirectory(), me: me, journal: home.appendingPathComponent(Self.journalName))
     }
 
     /// Where chatmail finds Gmail and OAuth on a running emulator.

@@ -11,10 +11,9 @@ enum MailboxLoader {
         case .messages(let items):
             for item in items { await mailbox.insert(raw: item.raw, labelNames: item.labels, recordHistory: false) }
         case .synthetic(let count):
-            var generator = SyntheticMailbox(seed: seed, account: mailbox.account, messageCount: count)
-            for _ in 0..<count {
-                let (raw, labels) = generator.next()
-                await mailbox.insert(raw: raw, labelNames: labels, recordHistory: false)
+            // The seed is varied so the messages' draws do not repeat the mailbox's id draws.
+            for message in SyntheticMailbox.emulator(messageCount: count, account: mailbox.account).messages(seed: seed ^ 0x5E7) {
+                await mailbox.insert(raw: message.rfc822, labelNames: message.emulatorLabels, recordHistory: false)
             }
         case .path(let path):
             var isDirectory: ObjCBool = false

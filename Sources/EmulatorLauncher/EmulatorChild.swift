@@ -1,0 +1,127 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `gmail-emulator` executable run as a child process: started, read until it prints the URL it
+/// listens on, and stopped. The demo, the benchmarks and the end-to-end tests all start theirs here.
+///
+/// Its output is drained for as long as it runs: a child whose pipe fills up blocks in `write` and
+/// stops answering requests. The tail of its error output is kept, to explain a failed start.
+public final class EmulatorChild: @unchecked Sendable {
+    /// The OAuth client id the child is started with; a client must present the same one.
+    public static let clientID = "emulator-client.apps.googleusercontent.com"
+
+    /// Where the emulator listens, from the first line it prints.
+    public let baseURL: URL
+    private let process: Process
+    private let errorOutput: OutputTail
+    private let standardOutput: OutputTail
+
+    /// The child's process id, to read its resource use from `/proc`.
+    public var processIdentifier: Int32 { process.processIdentifier }
+
+    /// The `gmail-emulator` built beside the running executable (`chatmail`, `chatmail-bench`, the test bundle).
+    public static var siblingExecutable: URL {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("gmail-emulator")
+    }
+
+    /// Runs `executable serve` with `serveArguments` plus ``clientID``, and returns once it has printed
+    /// its base URL on its first stdout line.
+    public init(executable: URL = siblingExecutable, serveArguments: [String]) throws(EmulatorLaunchError) {
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw .executableMissing(path: executable.path)
+        }
+        process = Process()
+        process.executableURL = executable
+        process.arguments = ["serve"] + serveArguments + ["--client-id", Self.clientID]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        do { try process.run() } catch { throw .exitedBeforeListening(reason: "cannot start \(executable.path): \(error)") }
+        errorOutput = OutputTail(draining: errors.fileHandleForReading)
+
+        // Byte by byte, so nothing after the first line is consumed here.
+        var line = Data()
+        while let byte = try? output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data([0x0A]) {
+            line.append(byte)
+        }
+        standardOutput = OutputTail(draining: output.fileHandleForReading)
+        guard let url = URL(string: String(decoding: line, as: UTF8.self)), url.host != nil else {
+            process.terminate()
+            process.waitUntilExit()
+            // It wrote why on stderr (a damaged journal, say) before exiting.
+            let reason = errorOutput.finished().split(separator: "\n").last.map(String.init) ?? "no reason given"
+            throw .exitedBeforeListening(reason: reason)
+        }
+        baseURL = url
+    }
+
+    /// Stops the child: SIGTERM, then SIGKILL once `grace` has passed. A graceful shutdown waits for idle
+    /// keep-alive connections, so no caller may hang on it; `.zero` kills at once, for callers that need
+    /// nothing of the child's state afterwards.
+    public func stop(grace: Duration = .seconds(3)) {
+        guard process.isRunning else { return }
+        if grace > .zero {
+            process.terminate()
+            let deadline = ContinuousClock.now + grace
+            while process.isRunning && ContinuousClock.now < deadline { usleep(20_000) }
+        }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// What the child has written on stderr so far (its last 64 KiB).
+    public var errorText: String { errorOutput.text }
+
+    /// What the child has written on stdout after its first line so far (its last 64 KiB).
+    public var outputText: String { standardOutput.text }
+}
+
+/// Why an emulator child did not start.
+public enum EmulatorLaunchError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No executable at `path`: it is built beside the program that starts it.
+    case executableMissing(path: String)
+    /// It exited, or printed something other than a URL, before listening; `reason` is its last word.
+    case exitedBeforeListening(reason: String)
+
+    public var description: String {
+        switch self {
+        case .executableMissing(let path): "the emulator is missing: \(path) does not exist or cannot be run"
+        case .exitedBeforeListening(let reason): "the emulator did not start: \(reason)"
+        }
+    }
+}
+
+/// Reads a pipe to its end on a background thread, keeping the last `limit` bytes.
+final class OutputTail: @unchecked Sendable {
+    private let lock = NSLock()
+    private var buffer = Data()
+    private let limit = 64 * 1024
+    private let done = DispatchSemaphore(value: 0)
+
+    init(draining handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            defer { done.signal() }
+            while true {
+                // A read error ends the stream like end-of-file: there is nothing more to keep.
+                guard let chunk = try? handle.read(upToCount: 16 * 1024), !chunk.isEmpty else { return }
+                lock.withLock {
+                    buffer.append(chunk)
+                    if buffer.count > 2 * limit { buffer = buffer.suffix(limit) }
+                }
+            }
+        }
+    }
+
+    var text: String { lock.withLock { String(decoding: buffer.suffix(limit), as: UTF8.self) } }
+
+    /// Waits for the end of the stream (the child has exited) and returns what was kept.
+    func finished() -> String {
+        done.wait()
+        done.signal()
+        return text
+    }
+}
