@@ -126,7 +126,9 @@ let package = Package(
         // Sync: sync engine (issue 5), the persister mapping and mailbox import.
         .target(
             name: "ChatmailSync",
-            dependencies: ["ChatmailStore", "MailText", "Digest", "GmailAPI", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "ChatmailStore", "MailText", "Digest", "GmailAPI", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         // glibc's wcwidth, which Swift's Glibc module does not show.
@@ -217,7 +219,10 @@ let package = Package(
         ),
         .testTarget(
             name: "GmailEmulatorTests",
-            dependencies: ["EmulatorLauncher", "GmailEmulator", "GmailModel", "MailText", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                "EmulatorLauncher", "GmailEmulator", "GmailModel", "MailText",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -250,7 +255,8 @@ let package = Package(
             name: "ChatmailCLITests",
             // Depends on the executable so `swift test` always builds the binary the end-to-end tests run.
             dependencies: [
-                "ChatmailCLI", "ChatmailStore", "EmulatorLauncher", "GmailAPI", "TerminalUI", "chatmail", "CommonMarkTestSupport",
+                "ChatmailCLI", "ChatmailStore", "EmulatorLauncher", "GmailAPI", "TerminalUI", "chatmail",
+                "CommonMarkTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -50,11 +50,14 @@ struct AppEnvironment {
     /// `--home`, else `$CHATMAIL_HOME`, else `$XDG_DATA_HOME/chatmail`, else `~/.local/share/chatmail`.
     static func resolveHome(option: String?, environment: [String: String]) -> URL {
         if let option, !option.isEmpty { return URL(fileURLWithPath: option, isDirectory: true) }
-        if let home = environment["CHATMAIL_HOME"], !home.isEmpty { return URL(fileURLWithPath: home, isDirectory: true) }
+        if let home = environment["CHATMAIL_HOME"], !home.isEmpty {
+            return URL(fileURLWithPath: home, isDirectory: true)
+        }
         if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
             return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("chatmail", isDirectory: true)
         }
-        let user = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let user =
+            environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.homeDirectoryForCurrentUser
         return user.appendingPathComponent(".local/share/chatmail", isDirectory: true)
     }
@@ -70,7 +73,8 @@ struct AppEnvironment {
         }
         let start = ContinuousClock.now
         let store = try openDatabase()
-        logger.debug("Opened the store", metadata: ["path": "\(databasePath)", "elapsed": "\(ContinuousClock.now - start)"])
+        logger.debug(
+            "Opened the store", metadata: ["path": "\(databasePath)", "elapsed": "\(ContinuousClock.now - start)"])
         return store
     }
 
@@ -81,7 +85,8 @@ struct AppEnvironment {
             try FileManager.default.createDirectory(
                 at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw StoreError.unreadableDatabase(path: home.path, reason: "cannot create the directory (\(error.localizedDescription))")
+            throw StoreError.unreadableDatabase(
+                path: home.path, reason: "cannot create the directory (\(error.localizedDescription))")
         }
         return try openDatabase()
     }
@@ -92,7 +97,8 @@ struct AppEnvironment {
     private func openDatabase() throws -> ChatmailStore {
         if let size = try? FileManager.default.attributesOfItem(atPath: databasePath)[.size] as? Int, size == 0 {
             let path = TerminalSafeText.singleLine(databasePath)
-            FileHandle.standardError.write(Data("chatmail: the database at \(path) was empty; starting a new one.\n".utf8))
+            FileHandle.standardError.write(
+                Data("chatmail: the database at \(path) was empty; starting a new one.\n".utf8))
         }
         return try ChatmailStore(path: databasePath, clock: clock)
     }
@@ -167,7 +173,9 @@ struct AppEnvironment {
                     try Pager(command: command).page(text, environment: environment)
                     return
                 } catch {
-                    logger.debug("The pager did not start; printing directly", metadata: ["pager": "\(command)", "error": "\(error)"])
+                    logger.debug(
+                        "The pager did not start; printing directly",
+                        metadata: ["pager": "\(command)", "error": "\(error)"])
                 }
             }
         }

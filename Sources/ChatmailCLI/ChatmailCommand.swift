@@ -71,7 +71,7 @@ public struct ChatmailCommand: AsyncParsableCommand {
             }
         } catch let error as ValidationError {
             exitWithUsageError(error.message, of: type(of: command), printingJSON: printsJSON)
-        } catch where isArgumentParserError(error) {
+        } catch  where isArgumentParserError(error) {
             // Help, CleanExit and ExitCode raised while running (the root's default run() throws its help
             // request): ArgumentParser prints them and picks the exit code.
             exit(withError: error)
@@ -99,12 +99,14 @@ public struct ChatmailCommand: AsyncParsableCommand {
 
     /// A usage error found while running (the first `import` without `--me`, say): reported like
     /// ArgumentParser's own, but with the usage of the command that ran rather than the root's.
-    static func exitWithUsageError(_ message: String, of command: any ParsableCommand.Type, printingJSON: Bool) -> Never {
+    static func exitWithUsageError(_ message: String, of command: any ParsableCommand.Type, printingJSON: Bool) -> Never
+    {
         if printingJSON {
             JSONErrorDocument(JSONError(status: .usage, message: TerminalSafeText.singleLine(message))).write()
         }
         let name = (commandPath(to: command) ?? [command]).map { $0._commandName }.joined(separator: " ")
-        let text = "Error: \(message)\nUsage: \(usageString(for: command))\n  See '\(name) --help' for more information.\n"
+        let text =
+            "Error: \(message)\nUsage: \(usageString(for: command))\n  See '\(name) --help' for more information.\n"
         FileHandle.standardError.write(Data(text.utf8))
         Foundation.exit(ExitStatus.usage.code)
     }

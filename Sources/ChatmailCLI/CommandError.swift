@@ -81,7 +81,8 @@ enum CandidateLine {
     static func describe(_ conversation: ConversationSummary) -> String {
         let addresses = conversation.participants.map(\.address).joined(separator: ", ")
         let count = conversation.messageCount == 1 ? "1 message" : "\(conversation.messageCount) messages"
-        return TerminalSafeText.singleLine("\(reference(to: conversation)) \(conversation.title) <\(addresses)> (\(count))")
+        return TerminalSafeText.singleLine(
+            "\(reference(to: conversation)) \(conversation.title) <\(addresses)> (\(count))")
     }
 
     /// `Alice Liddell <alice@example.com>`, or the address alone when they have no name.

@@ -1,6 +1,6 @@
 import ChatmailStore
-import Foundation
 import ChatmailSync
+import Foundation
 import GmailAPI
 import MarkdownExport
 import TerminalUI
@@ -134,7 +134,8 @@ enum ExitStatus: Int32, Sendable {
     /// The error's message on one line. Unexpected errors use their own description, except those of
     /// the database library, whose descriptions quote SQL and row values.
     static func summary(of error: any Error) -> String {
-        let description = StoreError.databaseFailureSummary(of: error)
+        let description =
+            StoreError.databaseFailureSummary(of: error)
             ?? (error as? any LocalizedError)?.errorDescription ?? "\(error)"
         return TerminalSafeText.singleLine(description)
     }

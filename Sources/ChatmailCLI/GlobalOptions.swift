@@ -5,7 +5,11 @@ extension ColorMode: ExpressibleByArgument {}
 
 /// Options every command accepts.
 struct GlobalOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The chatmail data directory.", discussion: "Default: $CHATMAIL_HOME, else $XDG_DATA_HOME/chatmail, else ~/.local/share/chatmail.", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "The chatmail data directory.",
+            discussion: "Default: $CHATMAIL_HOME, else $XDG_DATA_HOME/chatmail, else ~/.local/share/chatmail.",
+            valueName: "dir"))
     var home: String?
 
     @Option(help: ArgumentHelp("The account to use, when there are several.", valueName: "email"))
@@ -36,7 +40,8 @@ struct OutputOptions: ParsableArguments {
         name: .customLong("config"),
         help: ArgumentHelp(
             "Read settings from this file.",
-            discussion: "Default: $XDG_CONFIG_HOME/chatmail/config.toml, else ~/.config/chatmail/config.toml (optional).",
+            discussion:
+                "Default: $XDG_CONFIG_HOME/chatmail/config.toml, else ~/.config/chatmail/config.toml (optional).",
             valueName: "file"))
     var configFile: String?
 

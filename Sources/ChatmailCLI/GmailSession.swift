@@ -19,7 +19,9 @@ enum GmailSession {
             clientID: credentials.clientID, clientSecret: settings.clientSecret,
             authorizationURL: settings.authorizationURL, tokenURL: settings.tokenURL)
         let transport = URLSessionTransport()
-        let tokens = TokenProvider(refreshToken: credentials.refreshToken, client: OAuthTokenClient(configuration: oauth, transport: transport))
+        let tokens = TokenProvider(
+            refreshToken: credentials.refreshToken, client: OAuthTokenClient(configuration: oauth, transport: transport)
+        )
         return GmailClient(
             configuration: .init(baseURL: settings.apiURL), transport: transport, tokens: tokens,
             pacer: QuotaPacer(sleeper: ContinuousSleeper()), logger: env.logger)
@@ -54,14 +56,16 @@ final class GmailConnection {
             let settings = DemoHome.settings(for: emulator)
             do {
                 return GmailConnection(
-                    settings: settings, client: try GmailSession.client(environment: env, settings: settings), emulator: emulator)
+                    settings: settings, client: try GmailSession.client(environment: env, settings: settings),
+                    emulator: emulator)
             } catch {
                 emulator.stop()
                 throw error
             }
         }
         let settings = try GmailSettings.resolve(environment: env.environment, file: env.config.gmail)
-        return GmailConnection(settings: settings, client: try GmailSession.client(environment: env, settings: settings), emulator: nil)
+        return GmailConnection(
+            settings: settings, client: try GmailSession.client(environment: env, settings: settings), emulator: nil)
     }
 
     /// Stops the demo's emulator, if this connection started one. Call it once the client's work is

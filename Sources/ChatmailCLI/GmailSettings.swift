@@ -36,7 +36,8 @@ struct GmailSettings: Equatable {
         func variable(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         return GmailSettings(
             apiURL: try url("CHATMAIL_GMAIL_API_URL", file: file.apiURL, default: defaultAPIURL),
-            authorizationURL: try url("CHATMAIL_OAUTH_AUTH_URL", file: file.authorizationURL, default: defaultAuthorizationURL),
+            authorizationURL: try url(
+                "CHATMAIL_OAUTH_AUTH_URL", file: file.authorizationURL, default: defaultAuthorizationURL),
             tokenURL: try url("CHATMAIL_OAUTH_TOKEN_URL", file: file.tokenURL, default: defaultTokenURL),
             clientID: clientIDOption ?? variable("CHATMAIL_CLIENT_ID") ?? file.clientID,
             clientSecret: clientSecretOption ?? variable("CHATMAIL_CLIENT_SECRET") ?? file.clientSecret)
@@ -45,7 +46,7 @@ struct GmailSettings: Equatable {
     /// `text` as an http(s) URL with a host, the only kind chatmail can talk to; `nil` otherwise.
     static func httpURL(_ text: String) -> URL? {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
-              url.host != nil
+            url.host != nil
         else { return nil }
         return url
     }

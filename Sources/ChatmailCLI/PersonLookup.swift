@@ -10,7 +10,8 @@ enum PersonLookup {
 
     /// The help of every `--group` flag.
     static let groupHelp = ArgumentHelp(
-        "Use the person's group conversation rather than the one-to-one chat (when they are in several, they are listed).")
+        "Use the person's group conversation rather than the one-to-one chat (when they are in several, they are listed)."
+    )
 
     /// How commands that take `<person>` explain it, for their discussion.
     static let discussion = """
@@ -27,12 +28,16 @@ enum PersonLookup {
     /// - throws: ``CommandError/personNotFound(_:)``, ``CommandError/personAmbiguous(_:people:conversations:)``
     ///   or ``CommandError/noGroupConversation(_:_:)``.
     static func conversation(
-        for query: String, in store: ChatmailStore, account: AccountID, allowingFuzzy: Bool = true, preferringGroups: Bool = false
+        for query: String, in store: ChatmailStore, account: AccountID, allowingFuzzy: Bool = true,
+        preferringGroups: Bool = false
     ) throws -> ConversationSummary {
-        switch try store.resolvePerson(query, in: account, allowingFuzzy: allowingFuzzy, preferringGroups: preferringGroups) {
+        switch try store.resolvePerson(
+            query, in: account, allowingFuzzy: allowingFuzzy, preferringGroups: preferringGroups)
+        {
         case .found(let match, let groups):
             if !groups.isEmpty {
-                FileHandle.standardError.write(Data(otherConversationsNote(query: query, chosen: match, groups: groups).utf8))
+                FileHandle.standardError.write(
+                    Data(otherConversationsNote(query: query, chosen: match, groups: groups).utf8))
             }
             return match
         case .severalPeople(let people, let conversations):
@@ -51,12 +56,17 @@ enum PersonLookup {
 
     /// `chatmail: using the one-to-one chat with Alice Liddell, who is also in 1 group conversation:
     /// "Alice, Bob" (id:4). …` on one line.
-    static func otherConversationsNote(query: String, chosen: ConversationSummary, groups: [ConversationSummary]) -> String {
-        let named = groups.prefix(maximumGroupsNamed).map { "\(EchoedInput.quoted($0.title)) (\(CandidateLine.reference(to: $0)))" }
+    static func otherConversationsNote(query: String, chosen: ConversationSummary, groups: [ConversationSummary])
+        -> String
+    {
+        let named = groups.prefix(maximumGroupsNamed).map {
+            "\(EchoedInput.quoted($0.title)) (\(CandidateLine.reference(to: $0)))"
+        }
         let more = groups.count > maximumGroupsNamed ? " and \(groups.count - maximumGroupsNamed) more" : ""
         let count = groups.count == 1 ? "1 group conversation" : "\(groups.count) group conversations"
         let which = groups.count == 1 ? "that one" : "one of those"
-        return "chatmail: using the one-to-one chat with \(EchoedInput.excerpt(chosen.title)), who is also in \(count): "
+        return
+            "chatmail: using the one-to-one chat with \(EchoedInput.excerpt(chosen.title)), who is also in \(count): "
             + named.joined(separator: ", ") + more
             + ". For \(which), add --group or give its id instead of \(EchoedInput.quoted(query)).\n"
     }
@@ -74,9 +84,12 @@ enum PersonLookup {
     /// `text` as one shell word: bare when it only has safe characters, else single-quoted.
     static func shellWord(_ text: String) -> String {
         let safe = TerminalSafeText.singleLine(text)
-        let plain = !safe.isEmpty && safe.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "@._+-%/:=".unicodeScalars.contains($0)
-        }
+        let plain =
+            !safe.isEmpty
+            && safe.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                    || "@._+-%/:=".unicodeScalars.contains($0)
+            }
         return plain ? safe : "'" + safe.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -74,13 +74,14 @@ public final class ChatmailStore: Sendable {
     /// Runs `body` in one write transaction without blocking the calling task's thread.
     public func write<T: Sendable>(_ body: @escaping @Sendable (StoreTransaction) throws -> T) async throws -> T {
         let clock = self.clock
-        return try await mapDatabaseErrors {
+        return try await mapDatabaseErrorsAsync {
             try await pool.write { db in try Self.run(body, db: db, clock: clock) }
         }
     }
 
     /// Runs `body`, then the transaction's deferred work (the search index), inside GRDB's transaction.
-    private static func run<T>(_ body: (StoreTransaction) throws -> T, db: Database, clock: @escaping Clock) throws -> T {
+    private static func run<T>(_ body: (StoreTransaction) throws -> T, db: Database, clock: @escaping Clock) throws -> T
+    {
         let transaction = StoreTransaction(db: db, clock: clock)
         let result = try body(transaction)
         try transaction.finish()
@@ -102,7 +103,7 @@ public final class ChatmailStore: Sendable {
         }
     }
 
-    private func mapDatabaseErrors<T>(_ body: () async throws -> T) async throws -> T {
+    private func mapDatabaseErrorsAsync<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as DatabaseError {

@@ -34,7 +34,8 @@ extension StoreError {
     /// mail addresses and text that must not end up in a terminal or a bug report.
     public static func databaseFailureSummary(of error: any Error) -> String? {
         if let error = error as? DatabaseError {
-            return "Database error (SQLite error \(error.extendedResultCode.rawValue)): \(error.reasonWithoutStatement)."
+            return
+                "Database error (SQLite error \(error.extendedResultCode.rawValue)): \(error.reasonWithoutStatement)."
         }
         let type = String(reflecting: Swift.type(of: error))
         guard type.hasPrefix("GRDB.") else { return nil }

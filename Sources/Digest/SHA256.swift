@@ -56,7 +56,8 @@ public enum SHA256 {
         state: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
     ) {
         for i in 0..<16 {
-            w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16
+            w[i] =
+                UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16
                 | UInt32(block[4 * i + 2]) << 8 | UInt32(block[4 * i + 3])
         }
         for i in 16..<64 {
@@ -73,8 +74,10 @@ public enum SHA256 {
             let majority = (a & b) ^ (a & c) ^ (b & c)
             (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ s0 &+ majority)
         }
-        state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
-                 state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
+        state = (
+            state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
+            state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h
+        )
     }
 
     private static func rotr(_ value: UInt32, _ count: UInt32) -> UInt32 {

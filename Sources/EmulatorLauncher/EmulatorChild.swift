@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,7 +41,9 @@ public final class EmulatorChild: @unchecked Sendable {
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        do { try process.run() } catch { throw .exitedBeforeListening(reason: "cannot start \(executable.path): \(error)") }
+        do { try process.run() } catch {
+            throw .exitedBeforeListening(reason: "cannot start \(executable.path): \(error)")
+        }
         errorOutput = OutputTail(draining: errors.fileHandleForReading)
 
         // Byte by byte, so nothing after the first line is consumed here.

@@ -7,7 +7,8 @@ import ExtrasBase64
 public enum Base64URL {
     /// `bytes` in the base64url alphabet; `padded: false` drops the trailing `=` (PKCE, opaque ids).
     public static func encode(_ bytes: some Collection<UInt8>, padded: Bool) -> String {
-        Base64.encodeToString(bytes: bytes, options: padded ? [.base64UrlAlphabet] : [.base64UrlAlphabet, .omitPaddingCharacter])
+        Base64.encodeToString(
+            bytes: bytes, options: padded ? [.base64UrlAlphabet] : [.base64UrlAlphabet, .omitPaddingCharacter])
     }
 
     /// The bytes of padded or unpadded base64url; `nil` when `text` is not base64url (a `+` or `/`

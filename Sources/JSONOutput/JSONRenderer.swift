@@ -19,32 +19,38 @@ public struct JSONRenderer: Sendable {
     }
 
     public func render(_ transcript: Transcript, fullText: Bool = false) throws -> String {
-        try encode(TranscriptJSON(
-            conversation: conversationJSON(transcript.conversation),
-            messages: transcript.messages.map { message in
-                MessageJSON(
-                    id: message.id.rawValue, gmailId: message.gmailID, threadId: message.threadID,
-                    from: AddressJSON(message.from), isFromMe: message.isFromMe, date: time.iso8601(message.internalDateMs),
-                    subject: message.subject, text: fullText ? (message.originalText ?? message.text) : message.text,
-                    labels: message.labels,
-                    attachments: message.attachments.map { AttachmentJSON(filename: $0.filename, mimeType: $0.mimeType, size: $0.size) })
-            }))
+        try encode(
+            TranscriptJSON(
+                conversation: conversationJSON(transcript.conversation),
+                messages: transcript.messages.map { message in
+                    MessageJSON(
+                        id: message.id.rawValue, gmailId: message.gmailID, threadId: message.threadID,
+                        from: AddressJSON(message.from), isFromMe: message.isFromMe,
+                        date: time.iso8601(message.internalDateMs),
+                        subject: message.subject,
+                        text: fullText ? (message.originalText ?? message.text) : message.text,
+                        labels: message.labels,
+                        attachments: message.attachments.map {
+                            AttachmentJSON(filename: $0.filename, mimeType: $0.mimeType, size: $0.size)
+                        })
+                }))
     }
 
     /// The status of the account whose data lives at `dataPath` (the home directory); `isDemo` marks
     /// the demo's home, whose Gmail is the local emulator.
     public func render(_ status: StoreStatus, dataPath: String, isDemo: Bool = false) throws -> String {
         let counts = status.actionCounts
-        return try encode(StatusJSON(
-            account: status.account.email, dataPath: dataPath, demo: isDemo, historyId: status.account.historyID,
-            lastSyncAt: status.account.lastSyncAtMs.map(time.iso8601),
-            messageCount: status.messageCount, conversationCount: status.conversationCount,
-            archivedConversationCount: status.archivedConversationCount,
-            unreadConversationCount: status.unreadConversationCount,
-            pendingActions: .init(
-                pending: counts[.pending] ?? 0, processing: counts[.processing] ?? 0, failed: counts[.failed] ?? 0,
-                completed: counts[.completed] ?? 0, abandoned: counts[.abandoned] ?? 0),
-            abandonedMessages: status.abandonedMessageCount))
+        return try encode(
+            StatusJSON(
+                account: status.account.email, dataPath: dataPath, demo: isDemo, historyId: status.account.historyID,
+                lastSyncAt: status.account.lastSyncAtMs.map(time.iso8601),
+                messageCount: status.messageCount, conversationCount: status.conversationCount,
+                archivedConversationCount: status.archivedConversationCount,
+                unreadConversationCount: status.unreadConversationCount,
+                pendingActions: .init(
+                    pending: counts[.pending] ?? 0, processing: counts[.processing] ?? 0, failed: counts[.failed] ?? 0,
+                    completed: counts[.completed] ?? 0, abandoned: counts[.abandoned] ?? 0),
+                abandonedMessages: status.abandonedMessageCount))
     }
 
     func conversationJSON(_ conversation: ConversationSummary) -> ConversationJSON {
@@ -52,7 +58,8 @@ public struct JSONRenderer: Sendable {
             id: conversation.id.rawValue, participants: conversation.participants.map(AddressJSON.init),
             title: conversation.title, lastMessageAt: time.iso8601(conversation.lastMessageAtMs),
             snippet: conversation.snippet, messageCount: conversation.messageCount,
-            unreadCount: conversation.unreadCount, archived: conversation.isArchived, isNewsletter: conversation.isNewsletter)
+            unreadCount: conversation.unreadCount, archived: conversation.isArchived,
+            isNewsletter: conversation.isNewsletter)
     }
 
     /// Any value as terminal-safe JSON with the house formatting (sorted keys, pretty, newline-ended),

@@ -5,13 +5,18 @@ extension JSONRenderer {
     /// `view --json`: `{from, to, cc, subject, date, text, quotedTextRemoved, isNewsletter,
     /// newsletterReasons, attachments, sanitizedHtml}`, with `--full` giving the original text.
     public func render(_ view: MessageView, fullText: Bool) throws -> String {
-        try encode(MessageViewJSON(
-            from: view.from.map(AddressJSON.init), to: view.to.map(AddressJSON.init), cc: view.cc.map(AddressJSON.init),
-            subject: view.subject, date: view.dateMs.map(time.iso8601), text: fullText ? view.originalText : view.text,
-            quotedTextRemoved: view.quotedTextRemoved, isNewsletter: view.isNewsletter,
-            newsletterReasons: view.newsletterReasons,
-            attachments: view.attachments.map { AttachmentJSON(filename: $0.filename, mimeType: $0.mimeType, size: $0.size) },
-            sanitizedHtml: view.sanitizedHTML))
+        try encode(
+            MessageViewJSON(
+                from: view.from.map(AddressJSON.init), to: view.to.map(AddressJSON.init),
+                cc: view.cc.map(AddressJSON.init),
+                subject: view.subject, date: view.dateMs.map(time.iso8601),
+                text: fullText ? view.originalText : view.text,
+                quotedTextRemoved: view.quotedTextRemoved, isNewsletter: view.isNewsletter,
+                newsletterReasons: view.newsletterReasons,
+                attachments: view.attachments.map {
+                    AttachmentJSON(filename: $0.filename, mimeType: $0.mimeType, size: $0.size)
+                },
+                sanitizedHtml: view.sanitizedHTML))
     }
 }
 
@@ -44,6 +49,7 @@ struct MessageViewJSON: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case from, to, cc, subject, date, text, quotedTextRemoved, isNewsletter, newsletterReasons, attachments, sanitizedHtml
+        case from, to, cc, subject, date, text, quotedTextRemoved, isNewsletter, newsletterReasons, attachments,
+            sanitizedHtml
     }
 }

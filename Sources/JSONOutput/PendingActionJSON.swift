@@ -5,13 +5,15 @@ extension JSONRenderer {
     /// `pending --json`: an array of `{id, kind, target, status, attempts, nextAttemptAt, lastError}`.
     /// `nextAttemptAt` is null for actions that will not be sent again (completed, abandoned).
     public func render(_ actions: [PendingAction]) throws -> String {
-        try encode(actions.map { action in
-            PendingActionJSON(
-                id: action.id.rawValue, kind: action.kind.rawValue, target: action.target, status: action.status.rawValue,
-                attempts: action.attempts,
-                nextAttemptAt: action.isLive ? time.iso8601(action.nextAttemptAtMs) : nil,
-                lastError: action.lastError)
-        })
+        try encode(
+            actions.map { action in
+                PendingActionJSON(
+                    id: action.id.rawValue, kind: action.kind.rawValue, target: action.target,
+                    status: action.status.rawValue,
+                    attempts: action.attempts,
+                    nextAttemptAt: action.isLive ? time.iso8601(action.nextAttemptAtMs) : nil,
+                    lastError: action.lastError)
+            })
     }
 }
 

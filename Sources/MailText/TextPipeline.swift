@@ -21,7 +21,8 @@ public struct MessageText: Sendable, Equatable {
     public var source: Source
 
     public init(
-        text: String, originalText: String, quotedTextRemoved: Bool, forwarded: Bool, sanitizedHTML: String?, source: Source
+        text: String, originalText: String, quotedTextRemoved: Bool, forwarded: Bool, sanitizedHTML: String?,
+        source: Source
     ) {
         self.text = text
         self.originalText = originalText
@@ -64,7 +65,8 @@ public struct TextPipeline: Sendable {
     public func process(_ message: ParsedMessage, gmailLabels: [String] = []) -> ProcessedMessage {
         ProcessedMessage(
             message: message, text: text(of: message),
-            newsletter: NewsletterClassifier.classify(headers: message.root.headers, from: message.sender, gmailLabels: gmailLabels))
+            newsletter: NewsletterClassifier.classify(
+                headers: message.root.headers, from: message.sender, gmailLabels: gmailLabels))
     }
 
     /// The bubble text of a parsed message.
@@ -77,14 +79,16 @@ public struct TextPipeline: Sendable {
             if let html = message.htmlPart, !Self.isRealTwin(plain: plainText, html: html.text) {
                 return text(ofHTML: html.text)
             }
-            var result = text(ofPlain: plainText, isFlowed: plain.parameters["format"]?.lowercased() == "flowed",
-                              delSp: plain.parameters["delsp"]?.lowercased() == "yes",
-                              isForward: ForwardDetector.isForwardSubject(message.subject))
+            var result = text(
+                ofPlain: plainText, isFlowed: plain.parameters["format"]?.lowercased() == "flowed",
+                delSp: plain.parameters["delsp"]?.lowercased() == "yes",
+                isForward: ForwardDetector.isForwardSubject(message.subject))
             if let html = message.htmlPart { result.sanitizedHTML = sanitizer.sanitize(html.text) }
             return result
         }
         if let html = message.htmlPart { return text(ofHTML: html.text) }
-        return MessageText(text: "", originalText: "", quotedTextRemoved: false, forwarded: false, sanitizedHTML: nil, source: .none)
+        return MessageText(
+            text: "", originalText: "", quotedTextRemoved: false, forwarded: false, sanitizedHTML: nil, source: .none)
     }
 
     /// The bubble text of a bare text/plain body; `isForward` when the subject marks a forward ("Fwd:").
@@ -115,7 +119,8 @@ public struct TextPipeline: Sendable {
     }
 
     private func finish(
-        text: String, original: String, removed: Bool, forwarded: Bool, sanitizedHTML: String?, source: MessageText.Source
+        text: String, original: String, removed: Bool, forwarded: Bool, sanitizedHTML: String?,
+        source: MessageText.Source
     ) -> MessageText {
         let safeText = Self.trimmed(UnsafeScalars.neutralize(text))
         let safeOriginal = Self.trimmed(UnsafeScalars.neutralize(original))
@@ -157,8 +162,10 @@ public struct TextPipeline: Sendable {
         while index < bytes.count {
             let byte = bytes[index]
             if let closing = skipping {
-                if byte == UInt8(ascii: "<"), index + 1 + closing.count < bytes.count, bytes[index + 1] == UInt8(ascii: "/"),
-                   bytes[(index + 2)..<min(bytes.count, index + 2 + closing.count)].map({ $0 | 0x20 }) == closing {
+                if byte == UInt8(ascii: "<"), index + 1 + closing.count < bytes.count,
+                    bytes[index + 1] == UInt8(ascii: "/"),
+                    bytes[(index + 2)..<min(bytes.count, index + 2 + closing.count)].map({ $0 | 0x20 }) == closing
+                {
                     skipping = nil
                 }
                 index += 1
@@ -166,8 +173,10 @@ public struct TextPipeline: Sendable {
             }
             if byte == UInt8(ascii: "<") {
                 inTag = true
-                for name in ["script", "style"] where index + 1 + name.utf8.count <= bytes.count
-                    && bytes[(index + 1)..<(index + 1 + name.utf8.count)].map({ $0 | 0x20 }) == Array(name.utf8) {
+                for name in ["script", "style"]
+                where index + 1 + name.utf8.count <= bytes.count
+                    && bytes[(index + 1)..<(index + 1 + name.utf8.count)].map({ $0 | 0x20 }) == Array(name.utf8)
+                {
                     skipping = Array(name.utf8)
                 }
             } else if byte == UInt8(ascii: ">") {

@@ -26,7 +26,8 @@ public struct MarkdownExporter {
     ///   - force: rewrite files whose content would change (files already up to date are left alone).
     ///   - downloader: fetches the attachments to save beside the export; `nil` saves none.
     public init(
-        store: ChatmailStore, account: Account, time: TimeFormatting, options: ConversationMarkdown.Options, force: Bool,
+        store: ChatmailStore, account: Account, time: TimeFormatting, options: ConversationMarkdown.Options,
+        force: Bool,
         downloader: (any AttachmentFetching)?
     ) {
         self.store = store
@@ -95,18 +96,23 @@ public struct MarkdownExporter {
     public func exportOne(_ transcript: Transcript, to file: URL) async throws -> [String] {
         let conversation = transcript.conversation
         let folder = file.deletingLastPathComponent()
-        let slug = SafeFileName.slug(file.deletingPathExtension().lastPathComponent, fallback: SafeFileName.slug(conversation.title))
+        let slug = SafeFileName.slug(
+            file.deletingPathExtension().lastPathComponent, fallback: SafeFileName.slug(conversation.title))
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
             throw ExportError.writeFailed(path: file.path, reason: "\(folder.path) is not an existing directory")
         }
         if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), isDirectory.boolValue {
             // Not "already exists, pass --force": --force cannot replace a directory either.
-            throw ExportError.writeFailed(path: file.path, reason: "it is a directory; give a file name, or use --all -o DIR")
+            throw ExportError.writeFailed(
+                path: file.path, reason: "it is a directory; give a file name, or use --all -o DIR")
         }
         let planned = try plannedAttachments(of: transcript, slug: slug)
         if try isUpToDate(file, transcript: transcript, planned: planned, in: folder) { return [] }
-        if !force, let conflict = conflict(file, slug: slug, in: folder) { throw ExportError.wouldOverwrite(path: conflict.path, count: 1) }
+        if !force, let conflict = conflict(file, slug: slug, in: folder) {
+            throw ExportError.wouldOverwrite(path: conflict.path, count: 1)
+        }
         var failures: [String] = []
         var links: [MessageID: [Int: String]] = [:]
         if let downloader {
@@ -114,7 +120,9 @@ public struct MarkdownExporter {
             links = saved.links
             failures = saved.failures
         }
-        try OutputFiles.write(ConversationMarkdown(time: time, options: options).render(transcript, attachmentLinks: links), to: file, force: force)
+        try OutputFiles.write(
+            ConversationMarkdown(time: time, options: options).render(transcript, attachmentLinks: links), to: file,
+            force: force)
         return failures
     }
 
@@ -143,7 +151,8 @@ public struct MarkdownExporter {
             for (position, item) in plan.enumerated() {
                 let file = directory.appendingPathComponent(item.file)
                 let occupied = conflict(file, slug: item.slug, in: directory) != nil
-                guard occupied || indexExists, let transcript = try store.fullTranscript(of: item.conversation.id) else { continue }
+                guard occupied || indexExists, let transcript = try store.fullTranscript(of: item.conversation.id)
+                else { continue }
                 entries[position] = Self.entry(transcript, fileName: item.file)
                 guard occupied else { continue }
                 let planned = try plannedAttachments(of: transcript, slug: item.slug)
@@ -153,8 +162,12 @@ public struct MarkdownExporter {
                     conflicts.append(conflict)
                 }
             }
-            if indexExists, !OutputFiles.holds(indexFile, exactly: Data(index(entries).utf8)) { conflicts.insert(indexFile, at: 0) }
-            if let first = conflicts.first { throw ExportError.wouldOverwrite(path: first.path, count: conflicts.count) }
+            if indexExists, !OutputFiles.holds(indexFile, exactly: Data(index(entries).utf8)) {
+                conflicts.insert(indexFile, at: 0)
+            }
+            if let first = conflicts.first {
+                throw ExportError.wouldOverwrite(path: first.path, count: conflicts.count)
+            }
         }
         var summary = Summary()
         let renderer = ConversationMarkdown(time: time, options: options)
@@ -165,7 +178,8 @@ public struct MarkdownExporter {
                 continue
             }
             entries[position] = nil
-            guard let transcript = try store.fullTranscript(of: item.conversation.id) else { continue }  // emptied meanwhile
+            // emptied meanwhile
+            guard let transcript = try store.fullTranscript(of: item.conversation.id) else { continue }
             entries[position] = Self.entry(transcript, fileName: item.file)
             let file = directory.appendingPathComponent(item.file)
             let planned = try plannedAttachments(of: transcript, slug: item.slug)
@@ -195,11 +209,13 @@ public struct MarkdownExporter {
     private static func entry(_ transcript: Transcript, fileName: String) -> ExportIndexMarkdown.Entry {
         ExportIndexMarkdown.Entry(
             conversation: transcript.conversation, fileName: fileName, messageCount: transcript.messages.count,
-            firstMessageAtMs: transcript.messages.first?.internalDateMs, lastMessageAtMs: transcript.messages.last?.internalDateMs)
+            firstMessageAtMs: transcript.messages.first?.internalDateMs,
+            lastMessageAtMs: transcript.messages.last?.internalDateMs)
     }
 
     private func index(_ entries: [ExportIndexMarkdown.Entry?]) -> String {
-        ExportIndexMarkdown(time: time, options: options).render(account: account.email, entries: entries.compactMap { $0 })
+        ExportIndexMarkdown(time: time, options: options).render(
+            account: account.email, entries: entries.compactMap { $0 })
     }
 
     /// What is already in the way of writing `file`: the file itself, or, with attachments, the folder
@@ -215,18 +231,23 @@ public struct MarkdownExporter {
     ///
     /// An attachment's bytes are not compared: checking them would mean downloading them again, and a
     /// message's attachments never change.
-    private func isUpToDate(_ file: URL, transcript: Transcript, planned: [PlannedAttachment], in directory: URL) throws -> Bool {
+    private func isUpToDate(_ file: URL, transcript: Transcript, planned: [PlannedAttachment], in directory: URL) throws
+        -> Bool
+    {
         guard OutputFiles.exists(file),
-              planned.allSatisfy({ OutputFiles.isRegularFile(directory.appendingPathComponent($0.link)) })
+            planned.allSatisfy({ OutputFiles.isRegularFile(directory.appendingPathComponent($0.link)) })
         else { return false }
         var links: [MessageID: [Int: String]] = [:]
-        for attachment in planned { links[attachment.source.messageID, default: [:]][attachment.index] = attachment.link }
+        for attachment in planned {
+            links[attachment.source.messageID, default: [:]][attachment.index] = attachment.link
+        }
         let markdown = ConversationMarkdown(time: time, options: options).render(transcript, attachmentLinks: links)
         return OutputFiles.holds(file, exactly: Data(markdown.utf8))
     }
 
     private func attachmentFolder(_ directory: URL, _ slug: String) -> URL {
-        directory.appendingPathComponent(Self.attachmentsFolder, isDirectory: true).appendingPathComponent(slug, isDirectory: true)
+        directory.appendingPathComponent(Self.attachmentsFolder, isDirectory: true).appendingPathComponent(
+            slug, isDirectory: true)
     }
 
     /// The attachments of a conversation and the names they are saved under in `attachments/<slug>/`;
@@ -240,8 +261,10 @@ public struct MarkdownExporter {
             for (index, source) in (sources[message.id] ?? []).enumerated() {
                 let safe = SafeFileName.attachmentName(source.filename)
                 let name = names.claim(base: safe.base, extension: safe.extension)
-                planned.append(PlannedAttachment(
-                    source: source, index: index, name: name, link: Self.attachmentsFolder + "/" + slug + "/" + name))
+                planned.append(
+                    PlannedAttachment(
+                        source: source, index: index, name: name, link: Self.attachmentsFolder + "/" + slug + "/" + name
+                    ))
             }
         }
         return planned
@@ -261,11 +284,13 @@ public struct MarkdownExporter {
             let data: Data
             do {
                 data = try await downloader.data(for: source)
-            } catch where downloader.stopsExport(error) {
+            } catch  where downloader.stopsExport(error) {
                 throw error
             } catch {
-                failures.append(TerminalSafeText.singleLine(
-                    "\(source.filename.isEmpty ? attachment.name : source.filename): \((error as? any LocalizedError)?.errorDescription ?? "\(error)")"))
+                failures.append(
+                    TerminalSafeText.singleLine(
+                        "\(source.filename.isEmpty ? attachment.name : source.filename): \((error as? any LocalizedError)?.errorDescription ?? "\(error)")"
+                    ))
                 continue
             }
             try OutputFiles.write(data, to: folder.appendingPathComponent(attachment.name), force: force)

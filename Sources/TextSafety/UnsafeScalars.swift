@@ -38,7 +38,8 @@ public enum UnsafeScalars {
 
     /// What happens to one scalar.
     public enum Disposition: Equatable, Sendable {
-        case keep, drop, replace(Unicode.Scalar), newline, newlineUnlessAfterCR
+        case keep, drop, newline, newlineUnlessAfterCR
+        case replace(Unicode.Scalar)
     }
 
     public static func disposition(of scalar: Unicode.Scalar) -> Disposition {

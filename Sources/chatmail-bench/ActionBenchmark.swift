@@ -18,7 +18,8 @@ struct ActionBenchmark: ParsableCommand {
     @Option(help: "Timed archive/unarchive pairs per conversation.") var runs = 11
 
     func run() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-bench-actions-\(UUID().uuidString)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chatmail-bench-actions-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup of a scratch dir
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let store = try ChatmailStore(path: dir.appendingPathComponent("chatmail.sqlite").path)
@@ -29,11 +30,14 @@ struct ActionBenchmark: ParsableCommand {
         print("seeded \(messages) messages in \(conversations) conversations (the first has \(bigConversation))")
 
         let chatmail = try ProcessTimer.siblingExecutable(named: "chatmail")
-        let environment = ProcessInfo.processInfo.environment.merging(["CHATMAIL_HOME": dir.path, "NO_COLOR": "1"]) { $1 }
+        let environment = ProcessInfo.processInfo.environment.merging(["CHATMAIL_HOME": dir.path, "NO_COLOR": "1"]) {
+            $1
+        }
         let output = dir.appendingPathComponent("out.txt").path
         func time(_ arguments: [String]) throws -> Double {
             let start = ContinuousClock.now
-            let status = try ProcessTimer.spawnAndWait(chatmail.path, arguments: arguments, environment: environment, outputPath: output)
+            let status = try ProcessTimer.spawnAndWait(
+                chatmail.path, arguments: arguments, environment: environment, outputPath: output)
             let elapsed = (ContinuousClock.now - start).seconds
             guard status == 0 else {
                 throw ProcessTimer.Failure(description: "\(arguments.joined(separator: " ")) exited \(status)")
@@ -43,7 +47,8 @@ struct ActionBenchmark: ParsableCommand {
         print("whole-process wall time, median / min / max of \(runs) runs:")
         for (label, person) in [("\(bigConversation)-message conversation", 0), ("small conversation", 1)] {
             let address = SyntheticMailbox.person(person).address
-            var archive: [Double] = [], unarchive: [Double] = []
+            var archive: [Double] = []
+            var unarchive: [Double] = []
             _ = try time(["archive", address])  // the first pair queues real actions; later ones coalesce
             _ = try time(["unarchive", address])
             for _ in 0..<runs {

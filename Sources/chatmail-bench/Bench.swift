@@ -10,7 +10,8 @@ struct Bench: AsyncParsableCommand {
         commandName: "chatmail-bench",
         abstract: "Seed synthetic stores and measure chatmail.",
         subcommands: [
-            Seed.self, StoreBenchmark.self, MailTextBenchmark.self, GmailBenchmark.self, SyncBenchmark.self, ActionBenchmark.self,
+            Seed.self, StoreBenchmark.self, MailTextBenchmark.self, GmailBenchmark.self, SyncBenchmark.self,
+            ActionBenchmark.self,
             ExportBenchmark.self, SearchBenchmark.self, TextQualityBenchmark.self,
         ])
 }
@@ -50,7 +51,8 @@ struct StoreBenchmark: ParsableCommand {
     @Option(help: "Fresh stores to seed; the median seeding rate is reported.") var seedRuns = 3
 
     func run() throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-bench-\(UUID().uuidString)")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chatmail-bench-\(UUID().uuidString)")
         let dir = home.map { URL(fileURLWithPath: $0) } ?? scratch
         if FileManager.default.fileExists(atPath: dir.appendingPathComponent("chatmail.sqlite").path) {
             throw ValidationError("\(dir.path) already holds a chatmail store; give --home an empty directory.")
@@ -60,7 +62,9 @@ struct StoreBenchmark: ParsableCommand {
         let mailbox = SyntheticMailbox(
             messageCount: messages, conversationCount: conversations, bigConversationSize: bigConversation,
             endDateMs: ChatmailStore.systemClock())
-        print("seed: \(messages) messages in \(conversations) conversations through the store API, \(seedRuns) fresh stores")
+        print(
+            "seed: \(messages) messages in \(conversations) conversations through the store API, \(seedRuns) fresh stores"
+        )
         var rates: [(total: Double, persist: Double, rollups: Double)] = []
         for run in 1...max(1, seedRuns) {
             // Every run but the last seeds a throwaway store; the last one is kept for the timings below.
@@ -70,10 +74,14 @@ struct StoreBenchmark: ParsableCommand {
             let timings = try mailbox.seed(into: store)
             let total = timings.persistSeconds + timings.rollupSeconds
             rates.append((Double(messages) / total, Double(messages) / timings.persistSeconds, timings.rollupSeconds))
-            print("  run \(run): \(Int(Double(messages) / total)) messages/s (persist \(format(timings.persistSeconds)) s at \(Int(Double(messages) / timings.persistSeconds)) messages/s, rollups \(format(timings.rollupSeconds)) s)")
+            print(
+                "  run \(run): \(Int(Double(messages) / total)) messages/s (persist \(format(timings.persistSeconds)) s at \(Int(Double(messages) / timings.persistSeconds)) messages/s, rollups \(format(timings.rollupSeconds)) s)"
+            )
         }
         let median = rates.sorted { $0.total < $1.total }[rates.count / 2]
-        print("  median run: \(Int(median.total)) messages/s (persist \(Int(median.persist)) messages/s, rollups \(format(median.rollups)) s)")
+        print(
+            "  median run: \(Int(median.total)) messages/s (persist \(Int(median.persist)) messages/s, rollups \(format(median.rollups)) s)"
+        )
 
         let chatmail = try ProcessTimer.siblingExecutable(named: "chatmail")
         let environment = ["CHATMAIL_HOME": dir.path, "NO_COLOR": "1", "COLUMNS": "100"]

@@ -10,7 +10,9 @@ struct BenchmarkStore {
     let scratch: URL?
 
     static func prepare(home: String?, messages: Int, conversations: Int) throws -> BenchmarkStore {
-        let scratch = home == nil ? FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-bench-\(UUID().uuidString)") : nil
+        let scratch =
+            home == nil
+            ? FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-bench-\(UUID().uuidString)") : nil
         let dir = home.map { URL(fileURLWithPath: $0) } ?? scratch!
         let database = dir.appendingPathComponent("chatmail.sqlite")
         if FileManager.default.fileExists(atPath: database.path) {
@@ -20,9 +22,12 @@ struct BenchmarkStore {
             let store = try ChatmailStore(path: database.path)
             let start = ContinuousClock.now
             try SyntheticMailbox(
-                messageCount: messages, conversationCount: conversations, bigConversationSize: 2_000, endDateMs: 1_763_800_000_000
+                messageCount: messages, conversationCount: conversations, bigConversationSize: 2_000,
+                endDateMs: 1_763_800_000_000
             ).seed(into: store)
-            print("store: seeded \(messages) messages in \(conversations) conversations in \(String(format: "%.1f", (ContinuousClock.now - start).seconds)) s")
+            print(
+                "store: seeded \(messages) messages in \(conversations) conversations in \(String(format: "%.1f", (ContinuousClock.now - start).seconds)) s"
+            )
         }
         return BenchmarkStore(home: dir, scratch: scratch)
     }
@@ -38,7 +43,9 @@ struct BenchmarkStore {
 struct ExportBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Time `chatmail export --all -o DIR` on a 100,000-message store (messages/s), and check re-exports are byte-identical.")
+        abstract:
+            "Time `chatmail export --all -o DIR` on a 100,000-message store (messages/s), and check re-exports are byte-identical."
+    )
 
     @Option(help: "Messages to seed.") var messages = 100_000
     @Option(help: "Conversations to seed.") var conversations = 10_000
@@ -49,21 +56,29 @@ struct ExportBenchmark: ParsableCommand {
         let store = try BenchmarkStore.prepare(home: home, messages: messages, conversations: conversations)
         defer { store.cleanUp() }
         let chatmail = try ProcessTimer.siblingExecutable(named: "chatmail")
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-bench-export-\(UUID().uuidString)")
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chatmail-bench-export-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: output) }  // best-effort cleanup of a scratch dir
         // --force rewrites every file each run: the timed work is the same as into an empty directory,
         // plus the rename of each file over its predecessor.
         let samples = try CPUTimer.time(
-            chatmail, arguments: ["export", "--all", "-o", output.path, "--force"], environment: store.environment, runs: runs)
+            chatmail, arguments: ["export", "--all", "-o", output.path, "--force"], environment: store.environment,
+            runs: runs)
         let digest = try Self.digest(of: output)
-        _ = try ProcessTimer.time(chatmail, arguments: ["export", "--all", "-o", output.path, "--force"], environment: store.environment, runs: 0)
+        _ = try ProcessTimer.time(
+            chatmail, arguments: ["export", "--all", "-o", output.path, "--force"], environment: store.environment,
+            runs: 0)
         let files = try FileManager.default.contentsOfDirectory(atPath: output.path).count
         let rates = samples.map { Double(messages) / $0.wall }.sorted()
         let cpuRates = samples.map { Double(messages) / $0.cpu }.sorted()
-        print("export --all: \(messages) messages into \(files) files, \(runs) runs, whole process (median / min / max):")
-        print("  wall: \(Int(rates[rates.count / 2])) / \(Int(rates.first!)) / \(Int(rates.last!)) messages/s"
-            + " (\(Self.format(samples.map(\.wall).sorted()[samples.count / 2])) s median)")
-        print("  per CPU second (user + system): \(Int(cpuRates[cpuRates.count / 2])) / \(Int(cpuRates.first!)) / \(Int(cpuRates.last!)) messages/s")
+        print(
+            "export --all: \(messages) messages into \(files) files, \(runs) runs, whole process (median / min / max):")
+        print(
+            "  wall: \(Int(rates[rates.count / 2])) / \(Int(rates.first!)) / \(Int(rates.last!)) messages/s"
+                + " (\(Self.format(samples.map(\.wall).sorted()[samples.count / 2])) s median)")
+        print(
+            "  per CPU second (user + system): \(Int(cpuRates[cpuRates.count / 2])) / \(Int(cpuRates.first!)) / \(Int(cpuRates.last!)) messages/s"
+        )
         print("  byte-identical after another export: \(try Self.digest(of: output) == digest ? "yes" : "NO")")
     }
 
@@ -83,7 +98,9 @@ struct ExportBenchmark: ParsableCommand {
 struct SearchBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
-        abstract: "Time `chatmail search` with a one-word and a three-word query on a 100,000-message store (target ≤ 50 ms).")
+        abstract:
+            "Time `chatmail search` with a one-word and a three-word query on a 100,000-message store (target ≤ 50 ms)."
+    )
 
     @Option(help: "Messages to seed.") var messages = 100_000
     @Option(help: "Conversations to seed.") var conversations = 10_000
@@ -98,7 +115,8 @@ struct SearchBenchmark: ParsableCommand {
         // messages, and "budget hotel invoice" together in about a fifth, the costly end of ranking.
         // Newsletter subjects ("Issue #N: this week's news") give a one-word query that matches a tenth of
         // the mailbox and an issue number that matches one message.
-        let mailbox = SyntheticMailbox(messageCount: messages, conversationCount: conversations, bigConversationSize: 2_000, endDateMs: 0)
+        let mailbox = SyntheticMailbox(
+            messageCount: messages, conversationCount: conversations, bigConversationSize: 2_000, endDateMs: 0)
         let issue = (0..<messages).last { mailbox.conversationIndex(ofMessage: $0) % 10 == 9 } ?? 0
         let cases: [(String, [String])] = [
             ("chatmail --help (process start-up)", ["--help"]),
@@ -108,21 +126,29 @@ struct SearchBenchmark: ParsableCommand {
             ("three words, a tenth: chatmail search this week's news", ["search", "this", "week's", "news"]),
             ("three words, a fifth: chatmail search budget hotel invoice", ["search", "budget", "hotel", "invoice"]),
             ("phrase: chatmail search \"quick note\"", ["search", "\"quick note\""]),
-            ("chatmail search invoice --person <address>", ["search", "invoice", "--person", SyntheticMailbox.person(0).address]),
+            (
+                "chatmail search invoice --person <address>",
+                ["search", "invoice", "--person", SyntheticMailbox.person(0).address]
+            ),
         ]
         for (_, arguments) in cases.dropFirst() {
-            let count = try Self.hitCount(chatmail, arguments: arguments + ["--json", "--limit", "1000000"], environment: store.environment)
+            let count = try Self.hitCount(
+                chatmail, arguments: arguments + ["--json", "--limit", "1000000"], environment: store.environment)
             print("  \(arguments.dropFirst().joined(separator: " ")): \(count) matching messages")
         }
         // The machine is shared: wall time moves with other work, so the CPU time the process used (user +
         // system, from wait4) is reported beside it.
         // The minimum CPU time is the least disturbed figure of all, so it is printed too.
-        print("whole-process time, \(runs) runs each, default --limit 20, output to a file; wall median / min / max, CPU median / min:")
+        print(
+            "whole-process time, \(runs) runs each, default --limit 20, output to a file; wall median / min / max, CPU median / min:"
+        )
         for (label, arguments) in cases {
             let samples = try CPUTimer.time(chatmail, arguments: arguments, environment: store.environment, runs: runs)
-            let wall = samples.map(\.wall).sorted(), cpu = samples.map(\.cpu).sorted()
-            print("  \(label): \(ms(wall[wall.count / 2])) / \(ms(wall.first!)) / \(ms(wall.last!)) ms wall, "
-                + "\(ms(cpu[cpu.count / 2])) / \(ms(cpu.first!)) ms CPU")
+            let wall = samples.map(\.wall).sorted()
+            let cpu = samples.map(\.cpu).sorted()
+            print(
+                "  \(label): \(ms(wall[wall.count / 2])) / \(ms(wall.first!)) / \(ms(wall.last!)) ms wall, "
+                    + "\(ms(cpu[cpu.count / 2])) / \(ms(cpu.first!)) ms CPU")
         }
     }
 
@@ -151,8 +177,11 @@ import Glibc
 /// reads the child's CPU time (user + system) from `wait4`, which other work on the machine disturbs
 /// far less than wall time.
 enum CPUTimer {
-    static func time(_ executable: URL, arguments: [String], environment: [String: String], runs: Int) throws -> [(wall: Double, cpu: Double)] {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-bench-out-\(UUID().uuidString)")
+    static func time(_ executable: URL, arguments: [String], environment: [String: String], runs: Int) throws -> [(
+        wall: Double, cpu: Double
+    )] {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chatmail-bench-out-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: output) }  // best-effort cleanup of a scratch file
         let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         var samples: [(wall: Double, cpu: Double)] = []
@@ -165,23 +194,30 @@ enum CPUTimer {
             let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
             let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
             defer {
-                argv.forEach { free($0) }
-                envp.forEach { free($0) }
+                for pointer in argv + envp { free(pointer) }
             }
             let start = ContinuousClock.now
             var pid: pid_t = 0
             let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
-            guard spawned == 0 else { throw ProcessTimer.Failure(description: "cannot start \(executable.path): \(String(cString: strerror(spawned)))") }
+            guard spawned == 0 else {
+                throw ProcessTimer.Failure(
+                    description: "cannot start \(executable.path): \(String(cString: strerror(spawned)))")
+            }
             var status: Int32 = 0
             var usage = rusage()
             while wait4(pid, &status, 0, &usage) == -1 {
-                guard errno == EINTR else { throw ProcessTimer.Failure(description: "wait4 failed: \(String(cString: strerror(errno)))") }
+                guard errno == EINTR else {
+                    throw ProcessTimer.Failure(description: "wait4 failed: \(String(cString: strerror(errno)))")
+                }
             }
             let wall = (ContinuousClock.now - start).seconds
             guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else {
-                throw ProcessTimer.Failure(description: "\(arguments.joined(separator: " ")) failed with status \(status)")
+                throw ProcessTimer.Failure(
+                    description: "\(arguments.joined(separator: " ")) failed with status \(status)")
             }
-            let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+            let cpu =
+                Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(
+                    usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
             if run > 0 { samples.append((wall, cpu)) }
         }
         return samples

@@ -22,8 +22,10 @@ struct GmailBenchmark: AsyncParsableCommand {
         let emulator = try await EmulatorServer.start(paced)
         let pacedResult: (seconds: Double, stats: QuotaLedger.Stats)
         do {
-            let client = Self.client(emulator, pacer: QuotaPacer(
-                configuration: .init(ceiling: quota), sleeper: ContinuousSleeper(), initialBalance: 0))
+            let client = Self.client(
+                emulator,
+                pacer: QuotaPacer(
+                    configuration: .init(ceiling: quota), sleeper: ContinuousSleeper(), initialBalance: 0))
             let ids = try await client.listAllMessages().map(\.id)
             await emulator.quota.reset()
             let start = ContinuousClock.now
@@ -46,7 +48,9 @@ struct GmailBenchmark: AsyncParsableCommand {
         let boundRate = quota / 5  // messages.get costs 5 units
         let achieved = Double(messages) / pacedResult.seconds
         let share429 = Double(pacedResult.stats.rateLimited) / Double(max(1, pacedResult.stats.requests))
-        print("paced messages.get: \(messages) messages in \(String(format: "%.2f", pacedResult.seconds)) s = \(String(format: "%.1f", achieved)) messages/s; quota-bound \(String(format: "%.0f", boundRate))/s; ratio \(String(format: "%.3f", achieved / boundRate)); 429s \(pacedResult.stats.rateLimited) of \(pacedResult.stats.requests) requests (\(String(format: "%.2f", share429 * 100))%)")
+        print(
+            "paced messages.get: \(messages) messages in \(String(format: "%.2f", pacedResult.seconds)) s = \(String(format: "%.1f", achieved)) messages/s; quota-bound \(String(format: "%.0f", boundRate))/s; ratio \(String(format: "%.3f", achieved / boundRate)); 429s \(pacedResult.stats.rateLimited) of \(pacedResult.stats.requests) requests (\(String(format: "%.2f", share429 * 100))%)"
+        )
 
         // 2. Unthrottled: no quota, no pacing, batched messages.get.
         var open = EmulatorConfiguration()
@@ -60,7 +64,9 @@ struct GmailBenchmark: AsyncParsableCommand {
             let results = try await client.getMessages(ids: ids, format: .full)
             let seconds = (ContinuousClock.now - start).seconds
             let failures = results.values.filter { if case .failure = $0 { true } else { false } }.count
-            print("unthrottled batch fetch: \(ids.count) messages in \(String(format: "%.2f", seconds)) s = \(Int(Double(ids.count) / seconds)) messages/s (\(failures) failures)")
+            print(
+                "unthrottled batch fetch: \(ids.count) messages in \(String(format: "%.2f", seconds)) s = \(Int(Double(ids.count) / seconds)) messages/s (\(failures) failures)"
+            )
         } catch {
             await fast.shutdown()
             throw error

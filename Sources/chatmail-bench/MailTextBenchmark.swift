@@ -24,26 +24,32 @@ struct MailTextBenchmark: ParsableCommand {
         if sanitizerOnly {
             let bodies = messages.compactMap { ParsedMessage(raw: $0).htmlPart?.text }
             let bytes = bodies.reduce(0) { $0 + $1.utf8.count }
-            let seconds = median((0..<runs).map { _ in timed { for html in bodies { _ = HTMLSanitizer().sanitize(html) } } })
-            print("sanitizer: \(bodies.count) bodies, \(String(format: "%.1f", Double(bytes) / 1_048_576 / seconds)) MB/s")
+            let seconds = median(
+                (0..<runs).map { _ in timed { for html in bodies { _ = HTMLSanitizer().sanitize(html) } } })
+            print(
+                "sanitizer: \(bodies.count) bodies, \(String(format: "%.1f", Double(bytes) / 1_048_576 / seconds)) MB/s"
+            )
             return
         }
         // The pipeline: parse → text → sanitize, one message after another on one core.
-        let pipelineSeconds = median((0..<runs).map { _ in
-            timed { for raw in messages { _ = pipeline.process(raw: raw) } }
-        })
+        let pipelineSeconds = median(
+            (0..<runs).map { _ in
+                timed { for raw in messages { _ = pipeline.process(raw: raw) } }
+            })
 
         // The sanitizer alone, on every HTML body of the corpus.
         let htmlBodies = messages.compactMap { ParsedMessage(raw: $0).htmlPart?.text }
         let htmlBytes = htmlBodies.reduce(0) { $0 + $1.utf8.count }
         let sanitizer = HTMLSanitizer()
-        let sanitizerSeconds = median((0..<runs).map { _ in
-            timed { for html in htmlBodies { _ = sanitizer.sanitize(html) } }
-        })
+        let sanitizerSeconds = median(
+            (0..<runs).map { _ in
+                timed { for html in htmlBodies { _ = sanitizer.sanitize(html) } }
+            })
         if let exportHtml {
             try FileManager.default.createDirectory(atPath: exportHtml, withIntermediateDirectories: true)
             for (index, html) in htmlBodies.enumerated() {
-                try Data(html.utf8).write(to: URL(fileURLWithPath: exportHtml).appendingPathComponent(String(format: "%05d.html", index)))
+                try Data(html.utf8).write(
+                    to: URL(fileURLWithPath: exportHtml).appendingPathComponent(String(format: "%05d.html", index)))
             }
         }
 
@@ -51,7 +57,8 @@ struct MailTextBenchmark: ParsableCommand {
         let chatmail = try ProcessTimer.siblingExecutable(named: "chatmail")
         var importTimes: [Double] = []
         for _ in 0..<max(1, importRuns) {
-            let home = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-bench-import-\(UUID().uuidString)")
+            let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "chatmail-bench-import-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: home) }  // best-effort cleanup of a scratch home
             let scratch = home.appendingPathComponent("out.txt").path
             try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
@@ -77,14 +84,23 @@ struct MailTextBenchmark: ParsableCommand {
             print(String(decoding: data, as: UTF8.self))
         } else {
             print("corpus: \(messages.count) messages, \(String(format: "%.2f", Double(totalBytes) / 1_048_576)) MB")
-            print("pipeline (one core, median of \(runs)): \(String(format: "%.3f", pipelineSeconds)) s = \(String(format: "%.1f", figures["pipelineMBps"]!)) MB/s, \(Int(figures["pipelineMessagesPerSecond"]!)) messages/s")
-            print("sanitizer (\(htmlBodies.count) HTML bodies, \(String(format: "%.2f", figures["htmlMegabytes"]!)) MB): \(String(format: "%.1f", figures["sanitizerMBps"]!)) MB/s")
-            print("chatmail import (whole process, median of \(importRuns)): \(String(format: "%.2f", importSeconds)) s = \(Int(figures["importMessagesPerSecond"]!)) messages/s")
+            print(
+                "pipeline (one core, median of \(runs)): \(String(format: "%.3f", pipelineSeconds)) s = \(String(format: "%.1f", figures["pipelineMBps"]!)) MB/s, \(Int(figures["pipelineMessagesPerSecond"]!)) messages/s"
+            )
+            print(
+                "sanitizer (\(htmlBodies.count) HTML bodies, \(String(format: "%.2f", figures["htmlMegabytes"]!)) MB): \(String(format: "%.1f", figures["sanitizerMBps"]!)) MB/s"
+            )
+            print(
+                "chatmail import (whole process, median of \(importRuns)): \(String(format: "%.2f", importSeconds)) s = \(Int(figures["importMessagesPerSecond"]!)) messages/s"
+            )
         }
     }
 
     func corpusFiles() throws -> [URL] {
-        guard let walker = FileManager.default.enumerator(at: URL(fileURLWithPath: corpus), includingPropertiesForKeys: nil) else {
+        guard
+            let walker = FileManager.default.enumerator(
+                at: URL(fileURLWithPath: corpus), includingPropertiesForKeys: nil)
+        else {
             throw ValidationError("cannot read \(corpus)")
         }
         let files = walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "eml" }.sorted { $0.path < $1.path }

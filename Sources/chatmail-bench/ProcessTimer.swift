@@ -24,14 +24,18 @@ enum ProcessTimer {
     }
 
     /// Wall-clock seconds of each of `runs` runs, after one untimed warm-up run.
-    static func time(_ executable: URL, arguments: [String], environment: [String: String], runs: Int) throws -> [Double] {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-bench-out-\(UUID().uuidString)")
+    static func time(_ executable: URL, arguments: [String], environment: [String: String], runs: Int) throws
+        -> [Double]
+    {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chatmail-bench-out-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: output) }  // best-effort cleanup of a scratch file
         let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         var times: [Double] = []
         for run in 0...runs {
             let start = ContinuousClock.now
-            let status = try spawnAndWait(executable.path, arguments: arguments, environment: merged, outputPath: output.path)
+            let status = try spawnAndWait(
+                executable.path, arguments: arguments, environment: merged, outputPath: output.path)
             let elapsed = (ContinuousClock.now - start).seconds
             guard status == 0 else {
                 let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
@@ -43,7 +47,9 @@ enum ProcessTimer {
     }
 
     /// Runs `path` with stdout and stderr sent to `outputPath` (truncated) and returns its exit status.
-    static func spawnAndWait(_ path: String, arguments: [String], environment: [String: String], outputPath: String) throws -> Int32 {
+    static func spawnAndWait(_ path: String, arguments: [String], environment: [String: String], outputPath: String)
+        throws -> Int32
+    {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -52,15 +58,18 @@ enum ProcessTimer {
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv + envp { free(pointer) }
         }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
-        guard spawned == 0 else { throw Failure(description: "cannot start \(path): \(String(cString: strerror(spawned)))") }
+        guard spawned == 0 else {
+            throw Failure(description: "cannot start \(path): \(String(cString: strerror(spawned)))")
+        }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 {
-            guard errno == EINTR else { throw Failure(description: "waitpid failed: \(String(cString: strerror(errno)))") }
+            guard errno == EINTR else {
+                throw Failure(description: "waitpid failed: \(String(cString: strerror(errno)))")
+            }
         }
         // WIFEXITED / WEXITSTATUS, which Swift does not import as functions.
         return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)

@@ -18,11 +18,14 @@ import FoundationNetworking
 struct SyncBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Quota-paced initial sync, unthrottled initial sync (rate, peak RSS), incremental sync cost (large ÷ small), initial sync under faults ÷ clean.")
+        abstract:
+            "Quota-paced initial sync, unthrottled initial sync (rate, peak RSS), incremental sync cost (large ÷ small), initial sync under faults ÷ clean."
+    )
 
     @Option(help: "Synthetic messages for the quota-paced initial sync.") var pacedMessages = 3_000
     @Option(help: "The quota the paced emulator enforces, in units per second.") var quota = 250.0
-    @Option(help: "Synthetic messages in the large mailbox (unthrottled initial sync, incremental).") var large = 100_000
+    @Option(help: "Synthetic messages in the large mailbox (unthrottled initial sync, incremental).") var large =
+        100_000
     @Option(help: "Synthetic messages in the small mailbox (incremental).") var small = 1_000
     @Option(help: "Change + incremental sync cycles per mailbox size.") var cycles = 5
     @Flag(help: "Skip the unthrottled large sync and the incremental comparison.") var skipLarge = false
@@ -36,7 +39,8 @@ struct SyncBenchmark: AsyncParsableCommand {
     static let account = "me@example.com"
 
     func run() async throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-bench-sync-\(UUID().uuidString)")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chatmail-bench-sync-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }  // best-effort cleanup of scratch stores
 
@@ -55,7 +59,9 @@ struct SyncBenchmark: AsyncParsableCommand {
 
     private func largeAndIncremental(scratch: URL) async throws {
         // 1. Unthrottled initial sync of the large mailbox; peak RSS reset just before it.
-        let largeEmulator = try EmulatorChild(serveArguments: ["--synthetic", String(large), "--seed", "11", "--me", Self.account])
+        let largeEmulator = try EmulatorChild(serveArguments: [
+            "--synthetic", String(large), "--seed", "11", "--me", Self.account,
+        ])
         defer { largeEmulator.stop(grace: .zero) }  // nothing of its state is needed afterwards
         let largeStore = try ChatmailStore(path: scratch.appendingPathComponent("large.sqlite").path)
         let largeAccount = try Self.account(in: largeStore)
@@ -68,12 +74,20 @@ struct SyncBenchmark: AsyncParsableCommand {
         let hwm = Memory.status(pid: nil, field: "VmHWM")
         let emulatorHWM = Memory.status(pid: largeEmulator.processIdentifier, field: "VmHWM")
         let fileMB = Self.storeMB(scratch.appendingPathComponent("large.sqlite").path)
-        say("unthrottled initial sync: \(initial.messagesAdded) messages (mode \(initial.mode.rawValue), abandoned \(initial.abandoned)) in \(Self.f(seconds, 2)) s = \(Int(Double(initial.messagesAdded) / seconds)) messages/s end to end (target >= 1000)")
-        say("  peak RSS of the sync process (VmHWM): \(Self.mb(hwm)) MB (target <= 300; peak reset before the sync: \(rssBefore ? "yes" : "no, figure includes earlier work"))")
-        say("  peak RSS of the emulator child (VmHWM): \(Self.mb(emulatorHWM)) MB; store file(s) on disk: \(Self.f(fileMB, 1)) MB")
+        say(
+            "unthrottled initial sync: \(initial.messagesAdded) messages (mode \(initial.mode.rawValue), abandoned \(initial.abandoned)) in \(Self.f(seconds, 2)) s = \(Int(Double(initial.messagesAdded) / seconds)) messages/s end to end (target >= 1000)"
+        )
+        say(
+            "  peak RSS of the sync process (VmHWM): \(Self.mb(hwm)) MB (target <= 300; peak reset before the sync: \(rssBefore ? "yes" : "no, figure includes earlier work"))"
+        )
+        say(
+            "  peak RSS of the emulator child (VmHWM): \(Self.mb(emulatorHWM)) MB; store file(s) on disk: \(Self.f(fileMB, 1)) MB"
+        )
 
         // 2. The small mailbox.
-        let smallEmulator = try EmulatorChild(serveArguments: ["--synthetic", String(small), "--seed", "11", "--me", Self.account])
+        let smallEmulator = try EmulatorChild(serveArguments: [
+            "--synthetic", String(small), "--seed", "11", "--me", Self.account,
+        ])
         defer { smallEmulator.stop(grace: .zero) }  // nothing of its state is needed afterwards
         let smallStore = try ChatmailStore(path: scratch.appendingPathComponent("small.sqlite").path)
         let smallAccount = try Self.account(in: smallStore)
@@ -81,18 +95,26 @@ struct SyncBenchmark: AsyncParsableCommand {
         let smallEngine = SyncEngine(store: smallStore, gmail: smallClient)
         let smallStart = ContinuousClock.now
         let smallInitial = try await smallEngine.run(account: smallAccount)
-        say("small initial sync: \(smallInitial.messagesAdded) messages in \(Self.f((ContinuousClock.now - smallStart).seconds, 2)) s")
+        say(
+            "small initial sync: \(smallInitial.messagesAdded) messages in \(Self.f((ContinuousClock.now - smallStart).seconds, 2)) s"
+        )
 
         // 3. Incremental: one untimed warm-up sync each (runs the hourly label reconciliation once, so the
         //    timed runs do not include it), then `cycles` rounds of 20 remote changes + a timed sync, sizes interleaved.
         let sides = [
-            Side(name: "\(large)", engine: largeEngine, account: largeAccount, client: largeClient, baseURL: largeEmulator.baseURL.absoluteString),
-            Side(name: "\(small)", engine: smallEngine, account: smallAccount, client: smallClient, baseURL: smallEmulator.baseURL.absoluteString),
+            Side(
+                name: "\(large)", engine: largeEngine, account: largeAccount, client: largeClient,
+                baseURL: largeEmulator.baseURL.absoluteString),
+            Side(
+                name: "\(small)", engine: smallEngine, account: smallAccount, client: smallClient,
+                baseURL: smallEmulator.baseURL.absoluteString),
         ]
         var plans: [ChangePlan] = []
         for side in sides {
             let warm = try await side.engine.run(account: side.account)
-            guard warm.mode == .incremental else { throw ValidationError("warm-up sync ran \(warm.mode.rawValue), not incremental") }
+            guard warm.mode == .incremental else {
+                throw ValidationError("warm-up sync ran \(warm.mode.rawValue), not incremental")
+            }
             plans.append(try await ChangePlan.make(side.client, cycles: cycles))
         }
         var times: [[Double]] = [[], []]
@@ -103,11 +125,15 @@ struct SyncBenchmark: AsyncParsableCommand {
                 let report = try await side.engine.run(account: side.account)
                 let elapsed = (ContinuousClock.now - t0).seconds
                 times[index].append(elapsed)
-                say("  cycle \(cycle + 1) \(side.name) messages: \(Self.f(elapsed * 1000, 1)) ms (mode \(report.mode.rawValue), +\(report.messagesAdded) new, \(report.labelChanges) label changes, \(report.messagesDeleted) deleted, \(report.conversationsUpdated) conversations)")
+                say(
+                    "  cycle \(cycle + 1) \(side.name) messages: \(Self.f(elapsed * 1000, 1)) ms (mode \(report.mode.rawValue), +\(report.messagesAdded) new, \(report.labelChanges) label changes, \(report.messagesDeleted) deleted, \(report.conversationsUpdated) conversations)"
+                )
             }
         }
         let medians = times.map { $0.sorted()[$0.count / 2] }
-        say("incremental sync of 20 changes, median of \(cycles): \(large) messages \(Self.f(medians[0] * 1000, 1)) ms, \(small) messages \(Self.f(medians[1] * 1000, 1)) ms; ratio \(Self.f(medians[0] / medians[1], 2)) (target <= 1.5)")
+        say(
+            "incremental sync of 20 changes, median of \(cycles): \(large) messages \(Self.f(medians[0] * 1000, 1)) ms, \(small) messages \(Self.f(medians[1] * 1000, 1)) ms; ratio \(Self.f(medians[0] / medians[1], 2)) (target <= 1.5)"
+        )
     }
 
     // MARK: - Quota-paced initial sync
@@ -119,8 +145,10 @@ struct SyncBenchmark: AsyncParsableCommand {
         defer { emulator.stop(grace: .zero) }  // nothing of its state is needed afterwards
         let store = try ChatmailStore(path: scratch.appendingPathComponent("paced.sqlite").path)
         let account = try Self.account(in: store)
-        let client = Self.client(emulator.baseURL.absoluteString, pacer: QuotaPacer(
-            configuration: .init(ceiling: quota), sleeper: ContinuousSleeper(), initialBalance: 0))
+        let client = Self.client(
+            emulator.baseURL.absoluteString,
+            pacer: QuotaPacer(
+                configuration: .init(ceiling: quota), sleeper: ContinuousSleeper(), initialBalance: 0))
         let engine = SyncEngine(store: store, gmail: client)
         let start = ContinuousClock.now
         let report = try await engine.run(account: account)
@@ -128,7 +156,9 @@ struct SyncBenchmark: AsyncParsableCommand {
         let rate = Double(report.messagesAdded) / seconds
         let bound = quota / 5  // messages.get costs 5 units: 50 messages/s at 250 units/s
         let stats = try await Control.get(emulator.baseURL.absoluteString, "quota")
-        say("quota-paced initial sync: \(report.messagesAdded) messages in \(Self.f(seconds, 2)) s = \(Self.f(rate, 2)) messages/s; ÷ \(Int(bound)) = \(Self.f(rate / bound, 3)) (target >= 0.9)")
+        say(
+            "quota-paced initial sync: \(report.messagesAdded) messages in \(Self.f(seconds, 2)) s = \(Self.f(rate, 2)) messages/s; ÷ \(Int(bound)) = \(Self.f(rate / bound, 3)) (target >= 0.9)"
+        )
         say("  emulator quota stats: \(stats)")
     }
 
@@ -184,7 +214,9 @@ struct ChangePlan {
         func take(_ pool: [String], _ count: Int) throws -> [String] {
             var picked: [String] = []
             for id in pool + all where picked.count < count && used.insert(id).inserted { picked.append(id) }
-            guard picked.count == count else { throw ValidationError("the mailbox is too small for \(cycles) change cycles") }
+            guard picked.count == count else {
+                throw ValidationError("the mailbox is too small for \(cycles) change cycles")
+            }
             return picked
         }
         let read = try take(unread, 5 * cycles)
@@ -249,7 +281,8 @@ enum Memory {
         let path = "/proc/\(pid.map(String.init) ?? "self")/status"
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
-            return Int(line.dropFirst(field.count + 1).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
+            return Int(
+                line.dropFirst(field.count + 1).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
         }
         return nil
     }

@@ -21,7 +21,9 @@ extension SyncBenchmark {
         let clean = try await faultRun(name: "clean", scratch: scratch, faulty: false)
         let faulty = try await faultRun(name: "faulty", scratch: scratch, faulty: true)
         let ratio = faulty.rate / clean.rate
-        say("faults: clean \(Self.f(clean.rate, 2)) messages/s (\(Self.f(clean.seconds, 2)) s), faulty \(Self.f(faulty.rate, 2)) messages/s (\(Self.f(faulty.seconds, 2)) s); faulty ÷ clean = \(Self.f(ratio, 3)) (target >= 0.7)")
+        say(
+            "faults: clean \(Self.f(clean.rate, 2)) messages/s (\(Self.f(clean.seconds, 2)) s), faulty \(Self.f(faulty.rate, 2)) messages/s (\(Self.f(faulty.seconds, 2)) s); faulty ÷ clean = \(Self.f(ratio, 3)) (target >= 0.7)"
+        )
     }
 
     struct FaultRunResult {
@@ -30,18 +32,24 @@ extension SyncBenchmark {
     }
 
     private func faultRun(name: String, scratch: URL, faulty: Bool) async throws -> FaultRunResult {
-        var arguments = ["--synthetic", String(faultMessages), "--seed", "5", "--me", Self.account, "--quota", String(Int(quota))]
+        var arguments = [
+            "--synthetic", String(faultMessages), "--seed", "5", "--me", Self.account, "--quota", String(Int(quota)),
+        ]
         if faulty { arguments += ["--token-lifetime", String(tokenLifetime)] }
         let emulator = try EmulatorChild(serveArguments: arguments)
         defer { emulator.stop(grace: .zero) }  // nothing of its state is needed afterwards
         let base = emulator.baseURL
         let refreshToken = try await Control.issueRefreshToken(emulator.baseURL.absoluteString)
-        if faulty { try await Control.setFaults(emulator.baseURL.absoluteString, json: Self.faultRules(rate: faultRate)) }
+        if faulty {
+            try await Control.setFaults(emulator.baseURL.absoluteString, json: Self.faultRules(rate: faultRate))
+        }
         let transport = URLSessionTransport()
-        let oauth = OAuthConfiguration(clientID: "emulator-client.apps.googleusercontent.com", tokenURL: base.appendingPathComponent("token"))
+        let oauth = OAuthConfiguration(
+            clientID: "emulator-client.apps.googleusercontent.com", tokenURL: base.appendingPathComponent("token"))
         // A 1 s margin plays the part the 60 s default plays for hour-long tokens.
-        let tokens = TokenProvider(refreshToken: refreshToken, client: OAuthTokenClient(configuration: oauth, transport: transport),
-                                   refreshMargin: .seconds(1))
+        let tokens = TokenProvider(
+            refreshToken: refreshToken, client: OAuthTokenClient(configuration: oauth, transport: transport),
+            refreshMargin: .seconds(1))
         let client = GmailClient(
             configuration: .init(baseURL: base), transport: transport, tokens: tokens,
             pacer: QuotaPacer(configuration: .init(ceiling: quota), sleeper: ContinuousSleeper(), initialBalance: 0))
@@ -66,11 +74,15 @@ extension SyncBenchmark {
         let seconds = (ContinuousClock.now - start).seconds
         let status = try store.status(of: account)
         guard status.messageCount == faultMessages, status.abandonedMessageCount == 0 else {
-            throw ValidationError("\(name) sync ended with \(status.messageCount) of \(faultMessages) messages, \(status.abandonedMessageCount) abandoned")
+            throw ValidationError(
+                "\(name) sync ended with \(status.messageCount) of \(faultMessages) messages, \(status.abandonedMessageCount) abandoned"
+            )
         }
         let log = faulty ? try await Control.get(emulator.baseURL.absoluteString, "requests") : ""
         let resets = log.components(separatedBy: #""status":0"#).count - 1
-        say("  \(name) initial sync: \(status.messageCount) messages in \(Self.f(seconds, 2)) s = \(Self.f(Double(status.messageCount) / seconds, 2)) messages/s; sync runs \(runs), abandoned on the way \(abandoned)\(faulty ? ", connections reset/cut \(resets)" : "")")
+        say(
+            "  \(name) initial sync: \(status.messageCount) messages in \(Self.f(seconds, 2)) s = \(Self.f(Double(status.messageCount) / seconds, 2)) messages/s; sync runs \(runs), abandoned on the way \(abandoned)\(faulty ? ", connections reset/cut \(resets)" : "")"
+        )
         return FaultRunResult(seconds: seconds, rate: Double(status.messageCount) / seconds)
     }
 
@@ -79,7 +91,9 @@ extension SyncBenchmark {
     static func faultRules(rate: Double) -> String {
         let share = 1 - pow(1 - rate, 1.0 / 5)  // five rules tried in turn fail `rate` of requests in all
         let kinds = ["500", "503", "429", "dropBeforeBody", "drop"]
-        let rules = ["*", "batch"].flatMap { method in kinds.map { #"{"method":"\#(method)","probability":\#(share),"kind":"\#($0)"}"# } }
+        let rules = ["*", "batch"].flatMap { method in
+            kinds.map { #"{"method":"\#(method)","probability":\#(share),"kind":"\#($0)"}"# }
+        }
         return #"{"seed":14,"rules":[\#(rules.joined(separator: ","))]}"#
     }
 }
@@ -101,7 +115,9 @@ extension Control {
         request.httpMethod = "POST"
         request.httpBody = Data("{}".utf8)
         let (data, _) = try await URLSession.shared.data(for: request)
-        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any], let token = object["refresh_token"] as? String else {
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let token = object["refresh_token"] as? String
+        else {
             throw ValidationError("issue-tokens gave no refresh token")
         }
         return token

@@ -13,7 +13,8 @@ extension SyntheticMailbox {
     /// Stores every message through the store API the way an initial sync does: `batchSize` messages
     /// per transaction, then one rollup pass over every conversation that was touched.
     @discardableResult
-    func seed(into store: ChatmailStore, batchSize: Int = 500, progress: (Int) -> Void = { _ in }) throws -> SeedTimings {
+    func seed(into store: ChatmailStore, batchSize: Int = 500, progress: (Int) -> Void = { _ in }) throws -> SeedTimings
+    {
         var messages = messages(seed: 42)
         let account = try store.write { tx in try tx.ensureAccount(email: me.address) }
         var touched = Set<ConversationID>()
@@ -44,13 +45,16 @@ extension SyntheticMailbox {
 extension MessageInput {
     /// What a sync would store for `message`: Gmail-like ids from its position, a snippet cut from its text.
     init(_ message: SyntheticMessage) {
-        func address(_ person: SyntheticMailbox.Person) -> EmailAddress { EmailAddress(address: person.address, name: person.name) }
+        func address(_ person: SyntheticMailbox.Person) -> EmailAddress {
+            EmailAddress(address: person.address, name: person.name)
+        }
         self.init(
             gmailID: String(0x1000_0000 + message.index, radix: 16), threadID: message.threadKey,
             internalDateMs: message.dateMs,
             from: address(message.from), to: message.to.map(address), cc: message.cc.map(address),
             subject: message.subject, gmailSnippet: String(message.text.prefix(100)), bodyText: message.text,
             isNewsletter: message.isNewsletter, newsletterReasons: message.isNewsletter ? ["List-Unsubscribe"] : [],
-            sizeEstimate: Int64(message.text.utf8.count + 800), historyID: UInt64(1000 + message.index), labelIDs: message.labels)
+            sizeEstimate: Int64(message.text.utf8.count + 800), historyID: UInt64(1000 + message.index),
+            labelIDs: message.labels)
     }
 }

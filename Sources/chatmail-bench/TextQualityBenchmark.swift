@@ -15,8 +15,10 @@ struct TextQualityBenchmark: ParsableCommand {
             lacks words the expected text has.
             """)
 
-    @Option(help: "The evaluation set: a folder of <name>.eml + <name>.expected.txt cases.") var cases = "Fixtures/quality"
-    @Flag(help: "Print one JSON object (per-category figures and every case's result) instead of a table.") var json = false
+    @Option(help: "The evaluation set: a folder of <name>.eml + <name>.expected.txt cases.") var cases =
+        "Fixtures/quality"
+    @Flag(help: "Print one JSON object (per-category figures and every case's result) instead of a table.") var json =
+        false
     @Option(help: "Print the first N failing cases with a compact diff.") var showFailures = 0
     @Flag(help: "Only check that the set loads; print the case count per category.") var check = false
 
@@ -33,9 +35,10 @@ struct TextQualityBenchmark: ParsableCommand {
             let expected = try String(contentsOf: qualityCase.expected, encoding: .utf8)
             // The same entry point import and sync use: parse, choose the body, strip, unwrap.
             let bubble = pipeline.process(raw: raw).text.text
-            results.append(QualityResult(
-                qualityCase: qualityCase, bubble: bubble, expected: expected,
-                score: QualityMetrics.score(bubble: bubble, expected: expected)))
+            results.append(
+                QualityResult(
+                    qualityCase: qualityCase, bubble: bubble, expected: expected,
+                    score: QualityMetrics.score(bubble: bubble, expected: expected)))
         }
         let report = QualityReport(results: results)
         if json {
@@ -51,7 +54,10 @@ struct TextQualityBenchmark: ParsableCommand {
         let counts = Dictionary(grouping: loaded, by: \.category).mapValues(\.count)
         if json {
             let object: [String: Any] = ["cases": loaded.count, "categories": counts]
-            print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
+            print(
+                String(
+                    decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+            )
         } else {
             for category in counts.keys.sorted() { print("\(category): \(counts[category]!)") }
             print("total: \(loaded.count) cases")
@@ -69,7 +75,8 @@ struct TextQualityBenchmark: ParsableCommand {
                 "overStripped": result.score.isOverStripped, "lostWords": result.score.lostWords,
             ]
         }
-        print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
+        print(
+            String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
     }
 }
 
@@ -95,8 +102,11 @@ struct QualityFigures {
     func percent(_ count: Int) -> Double { cases == 0 ? 0 : (Double(count) * 1000 / Double(cases)).rounded() / 10 }
 
     var jsonObject: [String: Any] {
-        ["cases": cases, "exactPercent": percent(exact), "lenientPercent": percent(lenient), "overStripped": overStripped,
-         "exact": exact, "lenient": lenient]
+        [
+            "cases": cases, "exactPercent": percent(exact), "lenientPercent": percent(lenient),
+            "overStripped": overStripped,
+            "exact": exact, "lenient": lenient,
+        ]
     }
 }
 
@@ -119,10 +129,13 @@ struct QualityReport {
         func row(_ name: String, _ figures: QualityFigures) -> String {
             name.padding(toLength: width, withPad: " ", startingAt: 0)
                 + pad(String(figures.cases), 6) + pad(String(format: "%.1f%%", figures.percent(figures.exact)), 9)
-                + pad(String(format: "%.1f%%", figures.percent(figures.lenient)), 9) + pad(String(figures.overStripped), 15)
+                + pad(String(format: "%.1f%%", figures.percent(figures.lenient)), 9)
+                + pad(String(figures.overStripped), 15)
         }
-        var lines = ["category".padding(toLength: width, withPad: " ", startingAt: 0)
-            + pad("cases", 6) + pad("exact", 9) + pad("lenient", 9) + pad("over-stripped", 15)]
+        var lines = [
+            "category".padding(toLength: width, withPad: " ", startingAt: 0)
+                + pad("cases", 6) + pad("exact", 9) + pad("lenient", 9) + pad("over-stripped", 15)
+        ]
         lines += categories.keys.sorted().map { row($0, categories[$0]!) }
         lines.append(row("overall", summary))
         return lines.joined(separator: "\n")
@@ -136,7 +149,9 @@ struct QualityReport {
         for result in ordered.prefix(limit) {
             let score = result.score
             var flags = [String(format: "distance %.1f%%", score.distance * 100)]
-            if score.isOverStripped { flags.append("OVER-STRIPPED, lost: " + score.lostWords.prefix(8).joined(separator: " ")) }
+            if score.isOverStripped {
+                flags.append("OVER-STRIPPED, lost: " + score.lostWords.prefix(8).joined(separator: " "))
+            }
             lines.append("")
             lines.append("\(result.qualityCase.name)  (\(flags.joined(separator: "; ")))")
             lines += CompactDiff.lines(expected: result.expected, bubble: result.bubble).map { "  " + $0 }

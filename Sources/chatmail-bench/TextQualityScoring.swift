@@ -37,10 +37,14 @@ enum QualityCaseLoader {
         }
         let orphans = Set(messages.keys).symmetricDifference(expectations.keys).sorted()
         guard orphans.isEmpty else {
-            let list = orphans.prefix(10).map { messages[$0] == nil ? "\($0)\(expectedSuffix) has no .eml" : "\($0).eml has no \(expectedSuffix)" }
+            let list = orphans.prefix(10).map {
+                messages[$0] == nil ? "\($0)\(expectedSuffix) has no .eml" : "\($0).eml has no \(expectedSuffix)"
+            }
             throw Failure(description: "incomplete cases in \(folder.path): " + list.joined(separator: "; "))
         }
-        guard !messages.isEmpty else { throw Failure(description: "no cases (.eml + .expected.txt) under \(folder.path)") }
+        guard !messages.isEmpty else {
+            throw Failure(description: "no cases (.eml + .expected.txt) under \(folder.path)")
+        }
         return messages.keys.sorted().map { name in
             let category = name.contains("/") ? String(name.prefix { $0 != "/" }) : "(top level)"
             return QualityCase(name: name, category: category, message: messages[name]!, expected: expectations[name]!)
@@ -69,7 +73,8 @@ enum QualityMetrics {
 
     static func score(bubble: String, expected: String) -> QualityScore {
         let exact = exactForm(bubble) == exactForm(expected)
-        let left = Array(lenientForm(bubble).unicodeScalars), right = Array(lenientForm(expected).unicodeScalars)
+        let left = Array(lenientForm(bubble).unicodeScalars)
+        let right = Array(lenientForm(expected).unicodeScalars)
         let longest = max(left.count, right.count)
         let distance = longest == 0 ? 0 : Double(editDistance(left, right)) / Double(longest)
         return QualityScore(isExact: exact, distance: distance, lostWords: missingWords(of: expected, in: bubble))
@@ -168,8 +173,10 @@ enum CompactDiff {
     /// `- ` lines the expected text has and the bubble lacks, `+ ` lines only the bubble has, in order,
     /// long lines cut at `width`, at most `limit` lines.
     static func lines(expected: String, bubble: String, limit: Int = 12, width: Int = 100) -> [String] {
-        let old = QualityMetrics.lenientForm(expected).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let new = QualityMetrics.lenientForm(bubble).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let old = QualityMetrics.lenientForm(expected).split(separator: "\n", omittingEmptySubsequences: false).map(
+            String.init)
+        let new = QualityMetrics.lenientForm(bubble).split(separator: "\n", omittingEmptySubsequences: false).map(
+            String.init)
         // Longest common subsequence table, from the ends, so the walk below goes forwards.
         var table = [[Int]](repeating: [Int](repeating: 0, count: new.count + 1), count: old.count + 1)
         for i in stride(from: old.count - 1, through: 0, by: -1) {
@@ -178,7 +185,8 @@ enum CompactDiff {
             }
         }
         var output: [String] = []
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < old.count || j < new.count {
             if i < old.count && j < new.count && old[i] == new[j] {
                 i += 1

@@ -1,2 +1,3 @@
 import ChatmailCLI
+
 await ChatmailCommand.main()

@@ -25,12 +25,15 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Access-token lifetime in seconds.") var tokenLifetime = 3600
     @Option(help: "The accepted OAuth client id.") var clientId = "emulator-client.apps.googleusercontent.com"
     @Option(help: "A static access token accepted without OAuth.") var accessToken = "emu-static-token"
-    @Option(help: ArgumentHelp(
-        "Keep changes and logins in this file, and replay it on start (same mailbox and seed).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Keep changes and logins in this file, and replay it on start (same mailbox and seed).", valueName: "file"))
     var journal: String?
 
     func validate() throws {
-        if mailbox != nil && synthetic != nil { throw ValidationError("Please pass either --mailbox or --synthetic, not both.") }
+        if mailbox != nil && synthetic != nil {
+            throw ValidationError("Please pass either --mailbox or --synthetic, not both.")
+        }
     }
 
     func run() async throws {
@@ -43,7 +46,11 @@ struct Serve: AsyncParsableCommand {
         configuration.historyRetention = historyRetention
         configuration.oauth = .init(clientId: clientId, tokenLifetime: tokenLifetime, staticAccessTokens: [accessToken])
         configuration.journalPath = journal
-        if let mailbox { configuration.mailbox = .path(mailbox) } else if let synthetic { configuration.mailbox = .synthetic(count: synthetic) }
+        if let mailbox {
+            configuration.mailbox = .path(mailbox)
+        } else if let synthetic {
+            configuration.mailbox = .synthetic(count: synthetic)
+        }
         let running = try await EmulatorServer.start(configuration)
         // Unbuffered write: scripts read the first line to learn the port.
         FileHandle.standardOutput.write(Data((running.baseURL + "\n").utf8))

@@ -11,7 +11,8 @@ extension CLIFixture {
         let messages = (1...count).map { number in
             let mine = number.isMultiple(of: 2)
             return MessageInput(
-                gmailID: "c\(number)", threadID: "t-colin", internalDateMs: Self.now - Int64(count + 1 - number) * 3_600_000,
+                gmailID: "c\(number)", threadID: "t-colin",
+                internalDateMs: Self.now - Int64(count + 1 - number) * 3_600_000,
                 from: mine ? me : colin, to: [mine ? colin : me], subject: "Chat",
                 bodyText: "Message \(number) of our long chat.", labelIDs: mine ? ["SENT"] : ["INBOX"])
         }

@@ -37,7 +37,9 @@ final class CLIFixture {
 
     /// Runs `chatmail` with `--home` pointing at this fixture, a pinned clock, UTC, a UTF-8 locale and no
     /// colour unless asked.
-    func run(_ arguments: [String], environment extra: [String: String] = [:], home: URL? = nil) async throws -> RunResult {
+    func run(_ arguments: [String], environment extra: [String: String] = [:], home: URL? = nil) async throws
+        -> RunResult
+    {
         try await Self.run(["--home", (home ?? self.home).path] + arguments, environment: extra)
     }
 
@@ -71,10 +73,12 @@ final class CLIFixture {
         environment.removeValue(forKey: "NO_COLOR")
         environment.removeValue(forKey: "CHATMAIL_HOME")
         // No config file unless a test writes one: the developer's own must not change the output.
-        environment["XDG_CONFIG_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-tests-no-config").path
+        environment["XDG_CONFIG_HOME"] =
+            FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-tests-no-config").path
         for (key, value) in extra { environment[key] = value }
         process.environment = environment
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
@@ -96,8 +100,10 @@ final class CLIFixture {
         let bob = EmailAddress(address: "bob@example.net", name: "Bob Smith")
         let news = EmailAddress(address: "news@shop.example", name: "Shop News")
         let day: Int64 = 86_400_000
-        func message(_ id: String, from: EmailAddress, to: [EmailAddress], at: Int64, labels: [String], text: String,
-                     newsletter: Bool = false, attachments: [MessageInput.Attachment] = []) -> MessageInput {
+        func message(
+            _ id: String, from: EmailAddress, to: [EmailAddress], at: Int64, labels: [String], text: String,
+            newsletter: Bool = false, attachments: [MessageInput.Attachment] = []
+        ) -> MessageInput {
             MessageInput(
                 gmailID: id, threadID: "t-\(id)", internalDateMs: at, from: from, to: to, subject: "Subject \(id)",
                 bodyText: text, isNewsletter: newsletter, labelIDs: labels, attachments: attachments)
@@ -105,13 +111,21 @@ final class CLIFixture {
         try store.write { tx in
             let account = try tx.ensureAccount(email: me.address)
             let messages = [
-                message("a1", from: alice, to: [me], at: Self.now - 3 * day, labels: ["INBOX"], text: "Lunch on Friday?"),
-                message("a2", from: me, to: [alice], at: Self.now - 3 * day + 600_000, labels: ["SENT"], text: "Yes, noon works."),
-                message("a3", from: alice, to: [me], at: Self.now - 3_600_000, labels: ["INBOX", "UNREAD"], text: "See you there!",
-                        attachments: [.init(partID: "2", filename: "map.png", mimeType: "image/png", size: 20_480)]),
-                message("g1", from: alice, to: [me, bob], at: Self.now - 2 * day, labels: ["INBOX"], text: "Group plans"),
+                message(
+                    "a1", from: alice, to: [me], at: Self.now - 3 * day, labels: ["INBOX"], text: "Lunch on Friday?"),
+                message(
+                    "a2", from: me, to: [alice], at: Self.now - 3 * day + 600_000, labels: ["SENT"],
+                    text: "Yes, noon works."),
+                message(
+                    "a3", from: alice, to: [me], at: Self.now - 3_600_000, labels: ["INBOX", "UNREAD"],
+                    text: "See you there!",
+                    attachments: [.init(partID: "2", filename: "map.png", mimeType: "image/png", size: 20_480)]),
+                message(
+                    "g1", from: alice, to: [me, bob], at: Self.now - 2 * day, labels: ["INBOX"], text: "Group plans"),
                 message("l1", from: alan, to: [me], at: Self.now - day, labels: ["INBOX"], text: "Can machines think?"),
-                message("n1", from: news, to: [me], at: Self.now - 5 * day, labels: ["INBOX", "UNREAD"], text: "Big sale", newsletter: true),
+                message(
+                    "n1", from: news, to: [me], at: Self.now - 5 * day, labels: ["INBOX", "UNREAD"], text: "Big sale",
+                    newsletter: true),
             ]
             var touched = Set<ConversationID>()
             for message in messages { touched.formUnion(try tx.upsert(message, in: account).affectedConversations) }

@@ -1,10 +1,11 @@
 import ArgumentParser
-@testable import ChatmailCLI
 import ChatmailStore
 import Foundation
 import GRDB
 import TerminalUI
 import Testing
+
+@testable import ChatmailCLI
 
 @Suite struct ConversationsCommandTests {
     @Test("--json has every documented key, newest first")
@@ -16,7 +17,11 @@ import Testing
         let rows = try #require(try result.json() as? [[String: Any]])
         #expect(rows.count == 4)
         for row in rows {
-            #expect(Set(row.keys) == ["id", "participants", "title", "lastMessageAt", "snippet", "messageCount", "unreadCount", "archived", "isNewsletter"])
+            #expect(
+                Set(row.keys) == [
+                    "id", "participants", "title", "lastMessageAt", "snippet", "messageCount", "unreadCount",
+                    "archived", "isNewsletter",
+                ])
             let participants = try #require(row["participants"] as? [[String: Any]])
             #expect(participants.allSatisfy { Set($0.keys) == ["address", "name"] })
         }
@@ -47,7 +52,9 @@ import Testing
         try fixture.seedCast()
         #expect(try await fixture.run(["conversations", "--color", "always"]).stdout.contains("\u{1B}["))
         #expect(!(try await fixture.run(["conversations"]).stdout.contains("\u{1B}[")))  // auto, and stdout is a pipe
-        #expect(!(try await fixture.run(["conversations", "--color", "auto"], environment: ["NO_COLOR": "1"]).stdout.contains("\u{1B}[")))
+        #expect(
+            !(try await fixture.run(["conversations", "--color", "auto"], environment: ["NO_COLOR": "1"]).stdout
+                .contains("\u{1B}[")))
     }
 }
 
@@ -61,12 +68,19 @@ import Testing
         let object = try #require(try result.json() as? [String: Any])
         #expect(Set(object.keys) == ["conversation", "messages"])
         let conversation = try #require(object["conversation"] as? [String: Any])
-        #expect(Set(conversation.keys) == ["id", "participants", "title", "lastMessageAt", "snippet", "messageCount", "unreadCount", "archived", "isNewsletter"])
+        #expect(
+            Set(conversation.keys) == [
+                "id", "participants", "title", "lastMessageAt", "snippet", "messageCount", "unreadCount", "archived",
+                "isNewsletter",
+            ])
         #expect(conversation["title"] as? String == "Alice Liddell")
         let messages = try #require(object["messages"] as? [[String: Any]])
         #expect(messages.map { $0["gmailId"] as? String } == ["a1", "a2", "a3"])
         for message in messages {
-            #expect(Set(message.keys) == ["id", "gmailId", "threadId", "from", "isFromMe", "date", "subject", "text", "labels", "attachments"])
+            #expect(
+                Set(message.keys) == [
+                    "id", "gmailId", "threadId", "from", "isFromMe", "date", "subject", "text", "labels", "attachments",
+                ])
             #expect(Set((message["from"] as? [String: Any] ?? [:]).keys) == ["address", "name"])
         }
         #expect(messages[0]["date"] as? String == "2025-03-02T12:00:00+00:00")
@@ -90,14 +104,17 @@ import Testing
     func limit() async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()
-        let object = try #require(try await fixture.run(["show", "Alice Liddell", "--json", "--limit", "2"]).json() as? [String: Any])
+        let object = try #require(
+            try await fixture.run(["show", "Alice Liddell", "--json", "--limit", "2"]).json() as? [String: Any])
         #expect((object["messages"] as? [[String: Any]])?.map { $0["gmailId"] as? String } == ["a2", "a3"])
     }
 
-    @Test("resolves an exact address, a name in any case, a unique prefix, then fuzzily", arguments: [
-        "alice@example.com", "ALICE@EXAMPLE.COM", "alice liddell", "Lidd", "alic",
-        "lidell", "iddel", "ALIСE LIDDEL",  // a typo, a substring, a Cyrillic С plus a typo: 2 edits in 12
-    ])
+    @Test(
+        "resolves an exact address, a name in any case, a unique prefix, then fuzzily",
+        arguments: [
+            "alice@example.com", "ALICE@EXAMPLE.COM", "alice liddell", "Lidd", "alic",
+            "lidell", "iddel", "ALIСE LIDDEL",  // a typo, a substring, a Cyrillic С plus a typo: 2 edits in 12
+        ])
     func resolves(person: String) async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()
@@ -128,12 +145,15 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
         let lines = result.stderr.split(separator: "\n")
-        let expected = "chatmail: \"al\" matches 2 people; give more of the name, the full address, "
+        let expected =
+            "chatmail: \"al\" matches 2 people; give more of the name, the full address, "
             + "or a conversation id (id:N from `chatmail conversations --json`):"
         #expect(lines.first.map(String.init) == expected)
-        #expect(lines.dropFirst().map { $0.trimmingCharacters(in: .whitespaces) } == [
-            "Alice Liddell <Alice@Example.com> (2 conversations)", "Alan Turing <alan@example.org> (1 conversation)",
-        ])
+        #expect(
+            lines.dropFirst().map { $0.trimmingCharacters(in: .whitespaces) } == [
+                "Alice Liddell <Alice@Example.com> (2 conversations)",
+                "Alan Turing <alan@example.org> (1 conversation)",
+            ])
     }
 
     @Test("an unknown person exits 2 with one line")
@@ -169,10 +189,11 @@ import Testing
         let result = try await fixture.run(["status", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try result.json() as? [String: Any])
-        #expect(Set(object.keys) == [
-            "account", "dataPath", "demo", "historyId", "lastSyncAt", "messageCount", "conversationCount",
-            "archivedConversationCount", "unreadConversationCount", "pendingActions", "abandonedMessages",
-        ])
+        #expect(
+            Set(object.keys) == [
+                "account", "dataPath", "demo", "historyId", "lastSyncAt", "messageCount", "conversationCount",
+                "archivedConversationCount", "unreadConversationCount", "pendingActions", "abandonedMessages",
+            ])
         #expect(object["account"] as? String == "me@example.org")
         #expect(object["dataPath"] as? String == fixture.home.path)
         #expect(object["demo"] as? Bool == false)
@@ -210,22 +231,29 @@ import Testing
         }
         let result = try await fixture.run(["conversations"])
         #expect(result.status == 4)
-        #expect(result.stderr == "chatmail: The database was created by a newer chatmail. Upgrade chatmail to use it.\n")
+        #expect(
+            result.stderr == "chatmail: The database was created by a newer chatmail. Upgrade chatmail to use it.\n")
     }
 
     @Test("a file that is not a database is a damaged database: exit 5 with one line naming it")
     func notADatabase() async throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-garbage-\(UUID().uuidString)")
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chatmail-garbage-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }  // best-effort cleanup
         try Data(repeating: 0x42, count: 8192).write(to: home.appendingPathComponent("chatmail.sqlite"))
         let result = try await CLIFixture.run(["conversations", "--home", home.path])
         #expect(result.status == 5)
-        #expect(result.stderr.hasPrefix("chatmail: The database at \(home.appendingPathComponent("chatmail.sqlite").path) is damaged: file is not a database;"))
+        #expect(
+            result.stderr.hasPrefix(
+                "chatmail: The database at \(home.appendingPathComponent("chatmail.sqlite").path) is damaged: file is not a database;"
+            ))
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
-    @Test("help and version exit 0 and print to stdout", arguments: [["--help"], [], ["show", "--help"], ["--version"], ["help", "import"]])
+    @Test(
+        "help and version exit 0 and print to stdout",
+        arguments: [["--help"], [], ["show", "--help"], ["--version"], ["help", "import"]])
     func help(arguments: [String]) async throws {
         let result = try await CLIFixture.run(arguments)
         #expect(result.status == 0, "\(result.stderr)")
@@ -233,7 +261,12 @@ import Testing
         #expect(!result.stdout.contains("CommandError"))
     }
 
-    @Test("usage errors exit 64", arguments: [["show", "x", "--limit", "0"], ["conversations", "--color", "sometimes"], ["conversations", "--archived", "--all"]])
+    @Test(
+        "usage errors exit 64",
+        arguments: [
+            ["show", "x", "--limit", "0"], ["conversations", "--color", "sometimes"],
+            ["conversations", "--archived", "--all"],
+        ])
     func usage(arguments: [String]) async throws {
         let result = try await CLIFixture.run(arguments)
         #expect(result.status == 64)
@@ -243,20 +276,24 @@ import Testing
 @Suite struct ParsingTests {
     @Test("commands parse in-process with their options")
     func parses() async throws {
-        let command = try ChatmailCommand.parseAsRoot(["show", "alice", "--limit", "5", "--full", "--json", "--color", "never"])
+        let command = try ChatmailCommand.parseAsRoot([
+            "show", "alice", "--limit", "5", "--full", "--json", "--color", "never",
+        ])
         let show = try #require(command as? Show)
         #expect(show.person == "alice" && show.limit == 5 && show.full && show.json)
         #expect(show.global.color == .never)
     }
 
-    @Test("global options before the subcommand are moved after it", arguments: [
-        (["--home", "/h", "show", "al", "--json"], ["show", "--home", "/h", "al", "--json"]),
-        (["--color=never", "-v", "conversations"], ["conversations", "--color=never", "-v"]),
-        (["show", "--home", "/h", "al"], ["show", "--home", "/h", "al"]),
-        (["--help"], ["--help"]),
-        (["--home", "/h", "pending", "retry", "3"], ["pending", "retry", "--home", "/h", "3"]),
-        (["--home", "/h", "pending", "--json"], ["pending", "--home", "/h", "--json"]),
-    ])
+    @Test(
+        "global options before the subcommand are moved after it",
+        arguments: [
+            (["--home", "/h", "show", "al", "--json"], ["show", "--home", "/h", "al", "--json"]),
+            (["--color=never", "-v", "conversations"], ["conversations", "--color=never", "-v"]),
+            (["show", "--home", "/h", "al"], ["show", "--home", "/h", "al"]),
+            (["--help"], ["--help"]),
+            (["--home", "/h", "pending", "retry", "3"], ["pending", "retry", "--home", "/h", "3"]),
+            (["--home", "/h", "pending", "--json"], ["pending", "--home", "/h", "--json"]),
+        ])
     func movesGlobals(input: [String], expected: [String]) {
         #expect(GlobalOptions.movingGlobalsAfterSubcommand(input) == expected)
     }
@@ -264,7 +301,9 @@ import Testing
     @Test("the home directory follows --home, CHATMAIL_HOME, XDG_DATA_HOME, then ~/.local/share")
     func home() {
         #expect(AppEnvironment.resolveHome(option: "/x", environment: ["CHATMAIL_HOME": "/y"]).path == "/x")
-        #expect(AppEnvironment.resolveHome(option: nil, environment: ["CHATMAIL_HOME": "/y", "XDG_DATA_HOME": "/z"]).path == "/y")
+        #expect(
+            AppEnvironment.resolveHome(option: nil, environment: ["CHATMAIL_HOME": "/y", "XDG_DATA_HOME": "/z"]).path
+                == "/y")
         #expect(AppEnvironment.resolveHome(option: nil, environment: ["XDG_DATA_HOME": "/z"]).path == "/z/chatmail")
         #expect(AppEnvironment.resolveHome(option: nil, environment: ["HOME": "/h"]).path == "/h/.local/share/chatmail")
     }

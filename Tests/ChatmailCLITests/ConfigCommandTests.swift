@@ -35,10 +35,12 @@ import Testing
         #expect(after.stdout == before.stdout)
 
         // The default file, found through XDG_CONFIG_HOME, works the same.
-        let found = try await fixture.run(["conversations"], environment: ["XDG_CONFIG_HOME": config.xdgConfigHome.path])
+        let found = try await fixture.run(
+            ["conversations"], environment: ["XDG_CONFIG_HOME": config.xdgConfigHome.path])
         #expect(found.stdout == before.stdout)
 
-        let noColor = try await fixture.run(["--config", config.file.path, "conversations"], environment: ["NO_COLOR": "1"])
+        let noColor = try await fixture.run(
+            ["--config", config.file.path, "conversations"], environment: ["NO_COLOR": "1"])
         #expect(!noColor.stdout.contains("\u{1B}["))
         let colorOption = try await fixture.run(["--config", config.file.path, "--color", "never", "conversations"])
         #expect(!colorOption.stdout.contains("\u{1B}["))
@@ -50,13 +52,14 @@ import Testing
         #expect(!withoutFile.stdout.contains("\u{1B}["))
     }
 
-    @Test("a bad file stops the command with one line naming the file and line, and exit 64",
-          arguments: [
+    @Test(
+        "a bad file stops the command with one line naming the file and line, and exit 64",
+        arguments: [
             ("[display]\nwidth = 60\ncolour = \"never\"\n", "line 3: unknown key display.colour"),
             ("[display]\nwidth = \"wide\"\n", "line 2: display.width must be an integer, not a string"),
             ("[display\nwidth = 60\n", "line 1, column "),
             ("[app]\nsync_interval = 1\n", "line 2: app.sync_interval must be 10 to 86400 seconds, not 1"),
-          ])
+        ])
     func badFile(text: String, expected: String) async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()
@@ -67,7 +70,8 @@ import Testing
             let result = try await fixture.run(arguments, environment: environment)
             #expect(result.status == 64)
             #expect(result.stdout.isEmpty)
-            #expect(result.stderr.hasPrefix("chatmail: config file \(config.file.path), \(expected)"), "\(result.stderr)")
+            #expect(
+                result.stderr.hasPrefix("chatmail: config file \(config.file.path), \(expected)"), "\(result.stderr)")
             #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(result.stderr)")
         }
     }
@@ -76,7 +80,9 @@ import Testing
     func missingFile() async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()
-        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-no-such-\(UUID().uuidString).toml").path
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chatmail-no-such-\(UUID().uuidString).toml"
+        ).path
         let result = try await fixture.run(["--config", missing, "status"])
         #expect(result.status == 64)
         #expect(result.stderr == "chatmail: the config file \(missing) does not exist\n")

@@ -1,8 +1,10 @@
 import ArgumentParser
-@testable import ChatmailCLI
 import Foundation
 import TerminalUI
 import Testing
+
+@testable import ChatmailCLI
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,8 +12,11 @@ import Glibc
 /// Each setting comes from its option, else its environment variable, else the config file, else the
 /// built-in default.
 @Suite struct ConfigPrecedenceTests {
-    static func environment(_ arguments: [String] = [], variables: [String: String] = [:], file: ChatmailConfig = .init()) throws
-        -> AppEnvironment {
+    static func environment(
+        _ arguments: [String] = [], variables: [String: String] = [:], file: ChatmailConfig = .init()
+    ) throws
+        -> AppEnvironment
+    {
         AppEnvironment(try GlobalOptions.parse(arguments), environment: variables, config: file)
     }
 
@@ -28,7 +33,9 @@ import Glibc
         #expect(try Self.environment(file: always).colorMode == .always)
         #expect(try Self.environment(variables: ["NO_COLOR": "1"], file: always).colorMode == .never)
         #expect(try Self.environment(variables: ["TERM": "dumb"], file: always).colorMode == .never)
-        #expect(try Self.environment(["--color", "always"], variables: ["NO_COLOR": "1"], file: always).colorMode == .always)
+        #expect(
+            try Self.environment(["--color", "always"], variables: ["NO_COLOR": "1"], file: always).colorMode == .always
+        )
         #expect(try Self.environment(["--color", "never"], file: always).colorMode == .never)
         #expect(try Self.environment(["--color", "always"], variables: ["NO_COLOR": "1"]).palette.isEnabled)
     }
@@ -51,17 +58,25 @@ import Glibc
         #expect(try Self.environment(variables: utf8).glyphs == .rounded)
         #expect(try Self.environment(variables: utf8, file: Self.file { $0.display.ascii = true }).glyphs == .ascii)
         #expect(try Self.environment(variables: utf8, file: Self.file { $0.display.ascii = false }).glyphs == .rounded)
-        #expect(try Self.environment(["--ascii"], variables: utf8, file: Self.file { $0.display.ascii = false }).glyphs == .ascii)
-        #expect(try Self.environment(variables: ["LANG": "C"], file: Self.file { $0.display.ascii = false }).glyphs == .ascii)
+        #expect(
+            try Self.environment(["--ascii"], variables: utf8, file: Self.file { $0.display.ascii = false }).glyphs
+                == .ascii)
+        #expect(
+            try Self.environment(variables: ["LANG": "C"], file: Self.file { $0.display.ascii = false }).glyphs
+                == .ascii)
     }
 
     @Test("pager: $CHATMAIL_PAGER, then the file, then $PAGER, then less -FRX")
     func pager() throws {
         let file = Self.file { $0.display.pager = "most" }
-        #expect(try Self.environment(variables: ["CHATMAIL_PAGER": "more", "PAGER": "pg"], file: file).pagerCommand == "more")
+        #expect(
+            try Self.environment(variables: ["CHATMAIL_PAGER": "more", "PAGER": "pg"], file: file).pagerCommand
+                == "more")
         #expect(try Self.environment(variables: ["CHATMAIL_PAGER": "", "PAGER": "pg"], file: file).pagerCommand == nil)
         #expect(try Self.environment(variables: ["PAGER": "pg"], file: file).pagerCommand == "most")
-        #expect(try Self.environment(variables: ["PAGER": "pg"], file: Self.file { $0.display.pager = "cat" }).pagerCommand == nil)
+        #expect(
+            try Self.environment(variables: ["PAGER": "pg"], file: Self.file { $0.display.pager = "cat" }).pagerCommand
+                == nil)
         #expect(try Self.environment(variables: ["PAGER": "pg"]).pagerCommand == "pg")
         #expect(try Self.environment().pagerCommand == "less -FRX")
     }
@@ -82,13 +97,16 @@ import Glibc
         file.clientSecret = "file-secret"
 
         let fromFile = try GmailSettings.resolve(environment: [:], file: file)
-        #expect(fromFile == GmailSettings(
-            apiURL: file.apiURL!, authorizationURL: file.authorizationURL!, tokenURL: file.tokenURL!,
-            clientID: "file-id", clientSecret: "file-secret"))
+        #expect(
+            fromFile
+                == GmailSettings(
+                    apiURL: file.apiURL!, authorizationURL: file.authorizationURL!, tokenURL: file.tokenURL!,
+                    clientID: "file-id", clientSecret: "file-secret"))
 
         let variables = [
             "CHATMAIL_GMAIL_API_URL": "http://127.0.0.1:2/api", "CHATMAIL_OAUTH_AUTH_URL": "http://127.0.0.1:2/auth",
-            "CHATMAIL_OAUTH_TOKEN_URL": "http://127.0.0.1:2/token", "CHATMAIL_CLIENT_ID": "env-id", "CHATMAIL_CLIENT_SECRET": "env-secret",
+            "CHATMAIL_OAUTH_TOKEN_URL": "http://127.0.0.1:2/token", "CHATMAIL_CLIENT_ID": "env-id",
+            "CHATMAIL_CLIENT_SECRET": "env-secret",
         ]
         let fromEnvironment = try GmailSettings.resolve(environment: variables, file: file)
         #expect(fromEnvironment.apiURL.absoluteString == "http://127.0.0.1:2/api")

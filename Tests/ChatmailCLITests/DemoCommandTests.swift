@@ -7,7 +7,8 @@ import Testing
     /// A user's home directory of its own, so the demo's default home (`~/.local/share/chatmail/demo`)
     /// is fresh and removed afterwards.
     final class UserHome {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-user-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chatmail-user-\(UUID().uuidString)")
         var demoHome: URL { directory.appendingPathComponent(".local/share/chatmail/demo") }
 
         /// The environment of a user with this home and no chatmail variables set.
@@ -50,7 +51,8 @@ import Testing
         let demo = try await user.run(["demo", "--width", "80"])
         #expect(demo.status == 0, "\(demo.stderr)")
         #expect(demo.stdout == (try Self.readmeSample()))
-        #expect(demo.stdout.contains("Logged in as clanlaw@gmail.com."), "the demo is a person on the list, not the list")
+        #expect(
+            demo.stdout.contains("Logged in as clanlaw@gmail.com."), "the demo is a person on the list, not the list")
         #expect(demo.stdout.contains("You · "), "the demo's own replies show as You")
         #expect(demo.stdout.contains("export CHATMAIL_HOME=~/.local/share/chatmail/demo"))
 
@@ -116,7 +118,8 @@ import Testing
         for line in suggestions {
             for command in line.components(separatedBy: " && ") {
                 let arguments = command.split(separator: " ").dropFirst().map(String.init)
-                let result = try await user.inDemo(arguments + ["--no-pager"].filter { _ in ["show", "conversations"].contains(arguments[0]) })
+                let result = try await user.inDemo(
+                    arguments + ["--no-pager"].filter { _ in ["show", "conversations"].contains(arguments[0]) })
                 #expect(result.status == 0, "`\(command)`: \(result.stderr)")
             }
         }

@@ -1,6 +1,7 @@
-@testable import ChatmailCLI
 import Foundation
 import Testing
+
+@testable import ChatmailCLI
 
 /// The demo's mailbox: the shipped one is stored by name and found beside the binary on every run;
 /// one chosen with `--mailbox` is stored as its path.
@@ -14,7 +15,8 @@ import Testing
         #expect(directory.path.contains("chatmail_ChatmailDemoMailbox.resources"))
         let shipped = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         let source = try FileManager.default.contentsOfDirectory(
-            atPath: Self.repositoryRoot.appendingPathComponent("Fixtures/demo-mailbox").path).sorted()
+            atPath: Self.repositoryRoot.appendingPathComponent("Fixtures/demo-mailbox").path
+        ).sorted()
         #expect(shipped == source)
     }
 
@@ -28,10 +30,13 @@ import Testing
 
     @Test("demo --mailbox DIR stores the path; the default stores \"builtin\"")
     func marker() async throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-demo-marker-\(UUID().uuidString)")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chatmail-demo-marker-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let fixture = Self.repositoryRoot.appendingPathComponent("Fixtures/demo-mailbox").path
-        let explicit = try await CLIFixture.run(["demo", "--home", scratch.appendingPathComponent("a").path, "--mailbox", fixture])
+        let explicit = try await CLIFixture.run([
+            "demo", "--home", scratch.appendingPathComponent("a").path, "--mailbox", fixture,
+        ])
         #expect(explicit.status == 0, "\(explicit.stderr)")
         #expect(try DemoHome.existing(at: scratch.appendingPathComponent("a"))?.mailbox == fixture)
         let builtin = try await CLIFixture.run(["demo", "--home", scratch.appendingPathComponent("b").path])

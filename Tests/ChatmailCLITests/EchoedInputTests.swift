@@ -5,12 +5,14 @@ import Testing
 @Suite struct EchoedInputTests {
     static let long = String(repeating: "x", count: 10_000)
 
-    @Test("a 10,000-character value is echoed cut short, on one line", arguments: [
-        ["--account", long, "conversations"],
-        ["export", "--all", "-o", "/tmp/unused", "--since", long],
-        ["pending", "retry", long],
-        ["pending", "dismiss", long],
-    ])
+    @Test(
+        "a 10,000-character value is echoed cut short, on one line",
+        arguments: [
+            ["--account", long, "conversations"],
+            ["export", "--all", "-o", "/tmp/unused", "--since", long],
+            ["pending", "retry", long],
+            ["pending", "dismiss", long],
+        ])
     func cutShort(arguments: [String]) async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()

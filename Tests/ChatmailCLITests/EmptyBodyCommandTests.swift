@@ -5,10 +5,14 @@ import Testing
 /// A message with an empty body is valid mail: it gets a bubble saying "(no text)" and `text: ""` in JSON.
 /// Only an empty input to `view` or `sanitize` is an error.
 @Suite struct EmptyBodyCommandTests {
-    static let headersOnly = "From: Ann <ann@example.org>\r\nTo: Bob <bob@example.org>\r\nSubject: Call me\r\nDate: Tue, 3 Mar 2025 14:02:00 +0000\r\n\r\n"
-    static let emptyHTML = "From: Ann <ann@example.org>\r\nSubject: Call me\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<html><body><div><br></div></body></html>\r\n"
+    static let headersOnly =
+        "From: Ann <ann@example.org>\r\nTo: Bob <bob@example.org>\r\nSubject: Call me\r\nDate: Tue, 3 Mar 2025 14:02:00 +0000\r\n\r\n"
+    static let emptyHTML =
+        "From: Ann <ann@example.org>\r\nSubject: Call me\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<html><body><div><br></div></body></html>\r\n"
 
-    @Test("view of a message with headers and an empty body prints a bubble that says (no text)", arguments: [headersOnly, emptyHTML])
+    @Test(
+        "view of a message with headers and an empty body prints a bubble that says (no text)",
+        arguments: [headersOnly, emptyHTML])
     func view(message: String) async throws {
         let file = try temporaryFile(message)
         defer { try? FileManager.default.removeItem(at: file) }  // best-effort cleanup
@@ -32,7 +36,9 @@ import Testing
         #expect(result.stdout.contains("(no text)"))
     }
 
-    @Test("an empty input is still an error for view and sanitize", arguments: [["view"], ["view", "--body", "html"], ["sanitize"]])
+    @Test(
+        "an empty input is still an error for view and sanitize",
+        arguments: [["view"], ["view", "--body", "html"], ["sanitize"]])
     func emptyInput(command: [String]) async throws {
         let file = try temporaryFile(" \r\n\n")
         defer { try? FileManager.default.removeItem(at: file) }  // best-effort cleanup
@@ -56,7 +62,8 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("│ Call me"))
         #expect(result.stdout.contains("│ (no text)"))
-        let object = try #require(try await fixture.run(["show", "ann@example.org", "--json"]).json() as? [String: Any])
+        let object = try #require(
+            try await fixture.run(["show", "ann@example.org", "--json"]).json() as? [String: Any])
         #expect((object["messages"] as? [[String: Any]])?.first?["text"] as? String == "")
     }
 }

@@ -3,6 +3,7 @@ import CommonMarkTestSupport
 import Foundation
 import GRDB
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -19,8 +20,10 @@ extension EmulatorProcess {
 func filesUnder(_ directory: URL) throws -> [String: Data] {
     var files: [String: Data] = [:]
     let base = directory.resolvingSymlinksInPath().path + "/"
-    guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey]) else { return [:] }
-    for case let url as URL in walker where (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true {
+    guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey])
+    else { return [:] }
+    for case let url as URL in walker where (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true
+    {
         files[String(url.resolvingSymlinksInPath().path.dropFirst(base.count))] = try Data(contentsOf: url)
     }
     return files
@@ -28,7 +31,9 @@ func filesUnder(_ directory: URL) throws -> [String: Data] {
 
 /// Parses an exported Markdown file: checks its front matter is the simple YAML the exporter writes and
 /// returns the parsed body.
-func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> (front: [String], body: ParsedMarkdown) {
+func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> (
+    front: [String], body: ParsedMarkdown
+) {
     let (front, body) = try #require(splitFrontMatter(text), "no front matter", sourceLocation: sourceLocation)
     #expect(frontMatterProblems(front) == [], sourceLocation: sourceLocation)
     return (front, try await ParsedMarkdown.parse(body))
@@ -59,7 +64,9 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
         }
         #expect(try body.rawHTML() == ["<a id=\"a1\">", "</a>", "<a id=\"a2\">", "</a>", "<a id=\"a3\">", "</a>"])
         // Only the one-line note that Alice is also in a group.
-        #expect(result.stderr.hasPrefix("chatmail: using the one-to-one chat with Alice Liddell") && result.stderr.split(separator: "\n").count == 1)
+        #expect(
+            result.stderr.hasPrefix("chatmail: using the one-to-one chat with Alice Liddell")
+                && result.stderr.split(separator: "\n").count == 1)
     }
 
     @Test("--stamp records the export time; without it two exports are byte-identical")
@@ -67,13 +74,16 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
         let fixture = try CLIFixture()
         try fixture.seedCast()
         let first = try await fixture.run(["export", "alan"])
-        let second = try await fixture.run(["export", "alan"], environment: ["CHATMAIL_NOW_MS": String(CLIFixture.now + 86_400_000)])
+        let second = try await fixture.run(
+            ["export", "alan"], environment: ["CHATMAIL_NOW_MS": String(CLIFixture.now + 86_400_000)])
         #expect(first.status == 0 && first.stdout == second.stdout)
         let stamped = try await fixture.run(["export", "alan", "--stamp"])
         #expect(stamped.stdout.contains("\nexportedAt: \"2025-03-05T12:00:00+00:00\"\n"))
     }
 
-    @Test("export --all -o DIR: one file per conversation and an index; a file changed since is not overwritten without --force, which writes the same bytes")
+    @Test(
+        "export --all -o DIR: one file per conversation and an index; a file changed since is not overwritten without --force, which writes the same bytes"
+    )
     func all() async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()
@@ -99,7 +109,9 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
         try Data("my own notes".utf8).write(to: out.appendingPathComponent("alan-turing.md"))
         let again = try await fixture.run(["export", "--all", "-o", out.path])
         #expect(again.status == 1)
-        #expect(again.stderr.hasPrefix("chatmail: ") && again.stderr.contains("already exist") && again.stderr.contains("--force"))
+        #expect(
+            again.stderr.hasPrefix("chatmail: ") && again.stderr.contains("already exist")
+                && again.stderr.contains("--force"))
         #expect(again.stderr.split(separator: "\n").count == 1)
         var expected = files
         expected["alan-turing.md"] = Data("my own notes".utf8)
@@ -126,22 +138,25 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
             .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         let result: RunResult = try await withCheckedThrowingContinuation { continuation in
             Thread {
-                continuation.resume(with: Result {
-                    let process = Process()
-                    process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-                    process.arguments = ["-qec", command, "/dev/null"]
-                    var environment = ProcessInfo.processInfo.environment
-                    environment["CHATMAIL_NOW_MS"] = String(CLIFixture.now)
-                    environment["TZ"] = "UTC"
-                    process.environment = environment
-                    let pipe = Pipe()
-                    process.standardOutput = pipe
-                    process.standardInput = FileHandle.nullDevice
-                    try process.run()
-                    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    return RunResult(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: "")
-                })
+                continuation.resume(
+                    with: Result {
+                        let process = Process()
+                        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+                        process.arguments = ["-qec", command, "/dev/null"]
+                        var environment = ProcessInfo.processInfo.environment
+                        environment["CHATMAIL_NOW_MS"] = String(CLIFixture.now)
+                        environment["TZ"] = "UTC"
+                        process.environment = environment
+                        let pipe = Pipe()
+                        process.standardOutput = pipe
+                        process.standardInput = FileHandle.nullDevice
+                        try process.run()
+                        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                        process.waitUntilExit()
+                        return RunResult(
+                            status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: ""
+                        )
+                    })
             }.start()
         }
         #expect(result.status == 0, "\(result.stdout)")
@@ -188,8 +203,10 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
             var touched = Set<ConversationID>()
             for (index, person) in people.enumerated() {
                 let input = MessageInput(
-                    gmailID: "m\(index)", threadID: "t\(index)", internalDateMs: CLIFixture.now - Int64(index) * 1000, from: person,
-                    to: [EmailAddress(address: "me@example.org", name: nil)], subject: "hi", bodyText: "hello \(index)", labelIDs: ["INBOX"])
+                    gmailID: "m\(index)", threadID: "t\(index)", internalDateMs: CLIFixture.now - Int64(index) * 1000,
+                    from: person,
+                    to: [EmailAddress(address: "me@example.org", name: nil)], subject: "hi", bodyText: "hello \(index)",
+                    labelIDs: ["INBOX"])
                 touched.formUnion(try tx.upsert(input, in: account).affectedConversations)
             }
             try tx.recomputeRollups(for: touched)
@@ -208,7 +225,9 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
         #expect(names.contains("f-evil-example.md"))
         #expect(names.count == people.count + 1)
         for name in names {
-            #expect(name.utf8.count <= 100 && !name.hasPrefix(".") && name.unicodeScalars.allSatisfy { $0.value >= 0x20 }, "\(name)")
+            #expect(
+                name.utf8.count <= 100 && !name.hasPrefix(".") && name.unicodeScalars.allSatisfy { $0.value >= 0x20 },
+                "\(name)")
         }
         // Conversations are named in id order, so the older "Same Name" keeps the plain name.
         let same = String(decoding: try Data(contentsOf: out.appendingPathComponent("same-name.md")), as: UTF8.self)
@@ -230,7 +249,8 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
         #expect(try Data(contentsOf: file) == Data("keep me".utf8))
         // A dangling symbolic link counts as existing: it is never followed to create its target.
         let link = scratch.appendingPathComponent("link.md")
-        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: scratch.appendingPathComponent("target.md").path)
+        try FileManager.default.createSymbolicLink(
+            atPath: link.path, withDestinationPath: scratch.appendingPathComponent("target.md").path)
         #expect(try await fixture.run(["export", "alice@example.com", "-o", link.path]).status == 1)
         #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("target.md").path))
 
@@ -238,9 +258,14 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
         #expect(try Data(contentsOf: file) == exported)
         #expect(try await fixture.run(["export", "--all", "-o", file.path, "--force"]).status == 64)
         // -o naming a directory: a one-line error that does not suggest --force, which could not help.
-        for arguments in [["export", "alice@example.com", "-o", scratch.path], ["export", "alice@example.com", "-o", scratch.path, "--force"]] {
+        for arguments in [
+            ["export", "alice@example.com", "-o", scratch.path],
+            ["export", "alice@example.com", "-o", scratch.path, "--force"],
+        ] {
             let directory = try await fixture.run(arguments)
-            #expect(directory.status == 1 && directory.stderr.contains("is a directory") && !directory.stderr.contains("--force"), "\(directory.stderr)")
+            #expect(
+                directory.status == 1 && directory.stderr.contains("is a directory")
+                    && !directory.stderr.contains("--force"), "\(directory.stderr)")
         }
     }
 
@@ -261,7 +286,9 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
-    @Test("--attachments downloads through attachments.get into attachments/<conversation>/ with safe names, linked from the message")
+    @Test(
+        "--attachments downloads through attachments.get into attachments/<conversation>/ with safe names, linked from the message"
+    )
     func attachments() async throws {
         let emulator = try EmulatorProcess(synthetic: 3)
         let scratch = try scratchDirectory()
@@ -270,7 +297,8 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
         let token = try #require(try await emulator.post("_emulator/issue-tokens")["refresh_token"] as? String)
         let tokenFile = scratch.appendingPathComponent("token")
         try Data(token.utf8).write(to: tokenFile)
-        let login = try await CLIFixture.run(["login", "--home", home.path, "--refresh-token-file", tokenFile.path], environment: emulator.environment)
+        let login = try await CLIFixture.run(
+            ["login", "--home", home.path, "--refresh-token-file", tokenFile.path], environment: emulator.environment)
         try #require(login.status == 0, "\(login.stderr)")
 
         let report = Data((0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
@@ -307,27 +335,40 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
             --b--\r
 
             """
-        let encoded = Data(raw.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        let encoded = Data(raw.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
         let delivered = try await emulator.post(
-            "_emulator/deliver", json: String(decoding: try JSONSerialization.data(withJSONObject: ["raw": encoded, "labelIds": ["INBOX"]]), as: UTF8.self))
+            "_emulator/deliver",
+            json: String(
+                decoding: try JSONSerialization.data(withJSONObject: ["raw": encoded, "labelIds": ["INBOX"]]),
+                as: UTF8.self))
         try #require(delivered["id"] is String, "\(delivered)")
         let sync = try await CLIFixture.run(["sync", "--home", home.path], environment: emulator.environment)
         try #require(sync.status == 0, "\(sync.stderr)")
 
         let out = scratch.appendingPathComponent("out")
         let result = try await CLIFixture.run(
-            ["export", "zoe@example.net", "--home", home.path, "-o", out.appendingPathComponent("zoe.md").path, "--attachments"],
+            [
+                "export", "zoe@example.net", "--home", home.path, "-o", out.appendingPathComponent("zoe.md").path,
+                "--attachments",
+            ],
             environment: emulator.environment)
         // -o FILE in a directory that does not exist yet is a write error, reported in one line.
         #expect(result.status == 1 && result.stderr.contains("Could not write"))
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         let exported = try await CLIFixture.run(
-            ["export", "zoe@example.net", "--home", home.path, "-o", out.appendingPathComponent("zoe.md").path, "--attachments"],
+            [
+                "export", "zoe@example.net", "--home", home.path, "-o", out.appendingPathComponent("zoe.md").path,
+                "--attachments",
+            ],
             environment: emulator.environment)
         #expect(exported.status == 0, "\(exported.stderr)")
         // The attachment folder is named after the file (unique in its folder), not after the title (which is not).
         let again = try await CLIFixture.run(
-            ["export", "zoe@example.net", "--home", home.path, "-o", out.appendingPathComponent("Zoe again.md").path, "--attachments"],
+            [
+                "export", "zoe@example.net", "--home", home.path, "-o", out.appendingPathComponent("Zoe again.md").path,
+                "--attachments",
+            ],
             environment: emulator.environment)
         #expect(again.status == 0, "\(again.stderr)")
         let files = try filesUnder(out)
@@ -336,20 +377,27 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
         #expect(files["attachments/zoe/q3-REPORT-2.pdf"] == evil)
         #expect(files["attachments/zoe-again/Q3-report.pdf"] == report)
         let (_, body) = try await parseExport(String(decoding: try #require(files["zoe.md"]), as: UTF8.self))
-        #expect(try body.linkDestinations() == [
-            "attachments/zoe/Q3-report.pdf", "attachments/zoe/bashrc", "attachments/zoe/q3-REPORT-2.pdf",
-        ])
+        #expect(
+            try body.linkDestinations() == [
+                "attachments/zoe/Q3-report.pdf", "attachments/zoe/bashrc", "attachments/zoe/q3-REPORT-2.pdf",
+            ])
         // The GmailAPI client fetched each attachment through attachments.get.
         let log = try await emulator.get("_emulator/requests")
         let calls = (log["requests"] as? [[String: Any]] ?? []).compactMap { $0["gmailMethod"] as? String }
         #expect(calls.filter { $0 == "messages.attachments.get" }.count >= 3, "\(calls)")
         // Exported again unchanged: up to date, with nothing downloaded or rewritten.
         let unchanged = try await CLIFixture.run(
-            ["export", "zoe@example.net", "--home", home.path, "-o", out.appendingPathComponent("zoe.md").path, "--attachments"],
+            [
+                "export", "zoe@example.net", "--home", home.path, "-o", out.appendingPathComponent("zoe.md").path,
+                "--attachments",
+            ],
             environment: emulator.environment)
         #expect(unchanged.status == 0, "\(unchanged.stderr)")
-        let unchangedCalls = ((try await emulator.get("_emulator/requests"))["requests"] as? [[String: Any]] ?? []).compactMap { $0["gmailMethod"] as? String }
-        #expect(unchangedCalls.count(where: { $0 == "messages.attachments.get" }) == calls.count(where: { $0 == "messages.attachments.get" }))
+        let unchangedCalls = ((try await emulator.get("_emulator/requests"))["requests"] as? [[String: Any]] ?? [])
+            .compactMap { $0["gmailMethod"] as? String }
+        #expect(
+            unchangedCalls.count(where: { $0 == "messages.attachments.get" })
+                == calls.count(where: { $0 == "messages.attachments.get" }))
         #expect(try filesUnder(out) == files)
 
         // Attachment ids are ephemeral: with the saved ids expired, the exporter fetches the message again and
@@ -359,7 +407,8 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
         }
         let all = scratch.appendingPathComponent("all")
         let exportAll = try await CLIFixture.run(
-            ["export", "--all", "--home", home.path, "-o", all.path, "--attachments"], environment: emulator.environment)
+            ["export", "--all", "--home", home.path, "-o", all.path, "--attachments"], environment: emulator.environment
+        )
         #expect(exportAll.status == 0, "\(exportAll.stderr)")
         let laterLog = try await emulator.get("_emulator/requests")
         let laterCalls = (laterLog["requests"] as? [[String: Any]] ?? []).compactMap { $0["gmailMethod"] as? String }
@@ -372,9 +421,14 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
         // A revoked login is not one failed attachment after another: the export stops with exit 3.
         _ = try await emulator.post("revoke", form: "token=\(token)")
         let revoked = try await CLIFixture.run(
-            ["export", "--all", "--home", home.path, "-o", scratch.appendingPathComponent("revoked").path, "--attachments"],
+            [
+                "export", "--all", "--home", home.path, "-o", scratch.appendingPathComponent("revoked").path,
+                "--attachments",
+            ],
             environment: emulator.environment)
         #expect(revoked.status == 3, "\(revoked.stderr)")
-        #expect(revoked.stderr.contains("chatmail login") && revoked.stderr.split(separator: "\n").count == 1, "\(revoked.stderr)")
+        #expect(
+            revoked.stderr.contains("chatmail login") && revoked.stderr.split(separator: "\n").count == 1,
+            "\(revoked.stderr)")
     }
 }

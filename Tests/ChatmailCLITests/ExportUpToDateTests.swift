@@ -6,7 +6,8 @@ import Testing
 /// would change needs --force.
 @Suite struct ExportUpToDateTests {
     func scratchDirectory() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-export-again-\(UUID().uuidString)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chatmail-export-again-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }
@@ -14,12 +15,16 @@ import Testing
     func modificationDates(_ directory: URL) throws -> [String: Date] {
         var dates: [String: Date] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
-            dates[name] = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.modificationDate] as? Date
+            dates[name] =
+                try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[
+                    .modificationDate] as? Date
         }
         return dates
     }
 
-    @Test("export --all twice: the second run exits 0, says the conversations are up to date and leaves every file untouched")
+    @Test(
+        "export --all twice: the second run exits 0, says the conversations are up to date and leaves every file untouched"
+    )
     func allTwice() async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()
@@ -52,23 +57,29 @@ import Testing
             let account = try tx.ensureAccount(email: "me@example.org")
             let reply = MessageInput(
                 gmailID: "l2", threadID: "t-l2", internalDateMs: CLIFixture.now - 60_000,
-                from: EmailAddress(address: "alan@example.org", name: "Alan Turing"), to: [EmailAddress(address: "me@example.org")],
-                subject: "Subject l2", bodyText: "A second thought.", isNewsletter: false, labelIDs: ["INBOX"], attachments: [])
+                from: EmailAddress(address: "alan@example.org", name: "Alan Turing"),
+                to: [EmailAddress(address: "me@example.org")],
+                subject: "Subject l2", bodyText: "A second thought.", isNewsletter: false, labelIDs: ["INBOX"],
+                attachments: [])
             try tx.recomputeRollups(for: try tx.upsert(reply, in: account).affectedConversations)
         }
 
         let refused = try await fixture.run(["export", "--all", "-o", out.path])
         #expect(refused.status == 1)
-        #expect(refused.stderr == """
-            chatmail: \(out.appendingPathComponent("index.md").path) and 1 more already exist and differ from what the export would \
-            write; nothing was written. Use --force to rewrite them.
+        #expect(
+            refused.stderr == """
+                chatmail: \(out.appendingPathComponent("index.md").path) and 1 more already exist and differ from what the export would \
+                write; nothing was written. Use --force to rewrite them.
 
-            """)
+                """)
         #expect(try filesUnder(out) == before)
 
         let forced = try await fixture.run(["export", "--all", "-o", out.path, "--force"])
         #expect(forced.status == 0, "\(forced.stderr)")
-        #expect(forced.stdout == "Exported 1 conversation (2 messages) to \(out.path); 3 more already up to date; start at index.md.\n")
+        #expect(
+            forced.stdout
+                == "Exported 1 conversation (2 messages) to \(out.path); 3 more already up to date; start at index.md.\n"
+        )
         let after = try filesUnder(out)
         #expect(Set(after.keys) == Set(before.keys))
         #expect(after.filter { before[$0.key] != $0.value }.keys.sorted() == ["alan-turing.md", "index.md"])

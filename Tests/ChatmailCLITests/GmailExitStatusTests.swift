@@ -1,12 +1,14 @@
-@testable import ChatmailCLI
 import GmailAPI
 import Testing
+
+@testable import ChatmailCLI
 
 /// The exit code of every Gmail, login and credential-file failure: scripts rely on these.
 @Suite struct GmailExitStatusTests {
     static let notLoggedIn: [any Error] = [
         GmailAPIError.logInAgain(.unauthorized), GmailAPIError.logInAgain(.credentialsRevoked),
-        GmailAPIError.logInAgain(.scopeNotGranted(missing: "gmail.modify")), GmailAPIError.logInAgain(.oauthRejected(code: "invalid_client")),
+        GmailAPIError.logInAgain(.scopeNotGranted(missing: "gmail.modify")),
+        GmailAPIError.logInAgain(.oauthRejected(code: "invalid_client")),
         GmailAPIError.giveUp(.permissionDenied(reason: "insufficientPermissions")),
         LoginFlowError.authorizationDenied(reason: "access_denied"), LoginFlowError.stateMismatch,
     ]
@@ -19,7 +21,8 @@ import Testing
         GmailAPIError.giveUp(.decoding(description: "Message: missing id")),
         GmailAPIError.giveUp(.batchPartsFailed(failedIDs: ["a"], first: .logInAgain(.unauthorized))),
         GmailAPIError.badRequest(reason: "Invalid label: X"),
-        LoginFlowError.loginTimedOut, LoginFlowError.loopback(description: "poll failed"), CredentialStoreError("cannot write"),
+        LoginFlowError.loginTimedOut, LoginFlowError.loopback(description: "poll failed"),
+        CredentialStoreError("cannot write"),
     ]
 
     @Test("login failures exit 3, and a permission Gmail denies does too: its message says to log in again")

@@ -1,6 +1,7 @@
-@testable import ChatmailCLI
 import Foundation
 import Testing
+
+@testable import ChatmailCLI
 
 @Suite struct GmailSettingsTests {
     @Test("Google's production endpoints by default")
@@ -15,8 +16,10 @@ import Testing
     @Test("the environment points chatmail at the emulator; options win for client credentials")
     func overrides() async throws {
         let environment = [
-            "CHATMAIL_GMAIL_API_URL": "http://127.0.0.1:4567", "CHATMAIL_OAUTH_AUTH_URL": "http://127.0.0.1:4567/o/oauth2/v2/auth",
-            "CHATMAIL_OAUTH_TOKEN_URL": "http://127.0.0.1:4567/token", "CHATMAIL_CLIENT_ID": "env-id", "CHATMAIL_CLIENT_SECRET": "env-secret",
+            "CHATMAIL_GMAIL_API_URL": "http://127.0.0.1:4567",
+            "CHATMAIL_OAUTH_AUTH_URL": "http://127.0.0.1:4567/o/oauth2/v2/auth",
+            "CHATMAIL_OAUTH_TOKEN_URL": "http://127.0.0.1:4567/token", "CHATMAIL_CLIENT_ID": "env-id",
+            "CHATMAIL_CLIENT_SECRET": "env-secret",
         ]
         let settings = try GmailSettings.resolve(clientIDOption: "flag-id", environment: environment)
         #expect(settings.apiURL.absoluteString == "http://127.0.0.1:4567")

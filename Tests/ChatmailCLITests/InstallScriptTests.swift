@@ -9,13 +9,18 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Runs `executable` with `arguments` from `directory`, in the environment every CLI test uses.
-    static func run(_ executable: String, _ arguments: [String], in directory: URL, environment extra: [String: String] = [:])
-        throws -> RunResult {
-        try CLIFixture.runBlocking(arguments, environment: extra, program: URL(fileURLWithPath: executable), in: directory)
+    static func run(
+        _ executable: String, _ arguments: [String], in directory: URL, environment extra: [String: String] = [:]
+    )
+        throws -> RunResult
+    {
+        try CLIFixture.runBlocking(
+            arguments, environment: extra, program: URL(fileURLWithPath: executable), in: directory)
     }
 
-    @Test("install puts binaries, resources, completions and the man page under the prefix; the demo runs from there",
-          .timeLimit(.minutes(5)))
+    @Test(
+        "install puts binaries, resources, completions and the man page under the prefix; the demo runs from there",
+        .timeLimit(.minutes(5)))
     func installAndRunTheDemo() async throws {
         let manager = FileManager.default
         let scratch = manager.temporaryDirectory.appendingPathComponent("chatmail-install-\(UUID().uuidString)")
@@ -41,7 +46,9 @@ import Testing
             let text = try String(contentsOf: prefix.appendingPathComponent(file), encoding: .utf8)
             #expect(text.contains(mention), "\(file)")
         }
-        #expect(try String(contentsOf: prefix.appendingPathComponent("share/man/man1/chatmail.1"), encoding: .utf8).contains(".Dt CHATMAIL"))
+        #expect(
+            try String(contentsOf: prefix.appendingPathComponent("share/man/man1/chatmail.1"), encoding: .utf8)
+                .contains(".Dt CHATMAIL"))
 
         // Moved elsewhere and run from elsewhere: nothing may come from the build folder or the checkout.
         let moved = scratch.appendingPathComponent("moved")
@@ -49,7 +56,8 @@ import Testing
         let home = scratch.appendingPathComponent("demo-home")
         let chatmail = moved.appendingPathComponent("bin/chatmail").path
         let demo = try await onThread {
-            try Self.run(chatmail, ["demo", "--home", home.path], in: scratch, environment: ["XDG_CONFIG_HOME": scratch.path])
+            try Self.run(
+                chatmail, ["demo", "--home", home.path], in: scratch, environment: ["XDG_CONFIG_HOME": scratch.path])
         }
         #expect(demo.status == 0, "\(demo.stderr)")
         #expect(demo.stdout.contains("$ chatmail conversations --limit 8"))
@@ -60,8 +68,9 @@ import Testing
         let movedAgain = scratch.appendingPathComponent("again")
         try manager.moveItem(at: moved, to: movedAgain)
         let status = try await onThread {
-            try Self.run(movedAgain.appendingPathComponent("bin/chatmail").path, ["sync", "--home", home.path], in: scratch,
-                         environment: ["XDG_CONFIG_HOME": scratch.path])
+            try Self.run(
+                movedAgain.appendingPathComponent("bin/chatmail").path, ["sync", "--home", home.path], in: scratch,
+                environment: ["XDG_CONFIG_HOME": scratch.path])
         }
         #expect(status.status == 0, "\(status.stderr)")
     }

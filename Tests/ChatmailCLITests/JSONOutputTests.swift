@@ -1,8 +1,9 @@
-@testable import ChatmailCLI
 import ChatmailStore
 import Foundation
 import GRDB
 import Testing
+
+@testable import ChatmailCLI
 
 @Suite struct JSONOutputTests {
     /// A home with an account and nothing else.
@@ -12,7 +13,12 @@ import Testing
         return fixture
     }
 
-    @Test("empty results print [] on one line", arguments: [["pending", "--json"], ["pending", "list", "--json"], ["conversations", "--json"], ["search", "lunch", "--json"]])
+    @Test(
+        "empty results print [] on one line",
+        arguments: [
+            ["pending", "--json"], ["pending", "list", "--json"], ["conversations", "--json"],
+            ["search", "lunch", "--json"],
+        ])
     func emptyArrays(arguments: [String]) async throws {
         let fixture = try emptyAccount()
         let result = try await fixture.run(arguments)
@@ -20,9 +26,11 @@ import Testing
         #expect(result.stdout == "[]\n")
     }
 
-    @Test("a failed --json run prints the error as JSON on stdout too, with the same exit code and stderr line", arguments: [
-        ["sync", "--json"], ["pending", "run", "--json"], ["status", "--json"], ["conversations", "--json"],
-    ])
+    @Test(
+        "a failed --json run prints the error as JSON on stdout too, with the same exit code and stderr line",
+        arguments: [
+            ["sync", "--json"], ["pending", "run", "--json"], ["status", "--json"], ["conversations", "--json"],
+        ])
     func errorDocument(arguments: [String]) async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-json-\(UUID().uuidString)")
         let result = try await CLIFixture.run(arguments + ["--home", home.path])
@@ -32,7 +40,9 @@ import Testing
         let document = try #require(try result.json() as? [String: Any], "\(result.stdout)")
         #expect(document.keys.sorted() == ["error"])
         let error = try #require(document["error"] as? [String: Any])
-        #expect(error["code"] as? Int == 3 && error["kind"] as? String == "notLoggedIn" && error["message"] as? String == message)
+        #expect(
+            error["code"] as? Int == 3 && error["kind"] as? String == "notLoggedIn"
+                && error["message"] as? String == message)
     }
 
     @Test("an account without a login: sync --json reports notLoggedIn in JSON; without --json stdout stays empty")
@@ -40,14 +50,17 @@ import Testing
         let fixture = try emptyAccount()
         let json = try await fixture.run(["sync", "--json"], environment: ["CHATMAIL_CLIENT_ID": "test-client"])
         #expect(json.status == 3, "\(json.stderr)")
-        #expect(((try json.json() as? [String: Any])?["error"] as? [String: Any])?["kind"] as? String == "notLoggedIn", "\(json.stdout)")
+        #expect(
+            ((try json.json() as? [String: Any])?["error"] as? [String: Any])?["kind"] as? String == "notLoggedIn",
+            "\(json.stdout)")
         let text = try await fixture.run(["sync"], environment: ["CHATMAIL_CLIENT_ID": "test-client"])
         #expect(text.status == 3 && text.stdout.isEmpty && text.stderr.hasPrefix("chatmail: "))
     }
 
     @Test("a usage error found while running a --json command is a usage error document")
     func usageDocument() async throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-json-usage-\(UUID().uuidString)")
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chatmail-json-usage-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }  // best-effort cleanup
         let mbox = packageRoot.appendingPathComponent("Fixtures/import/takeout.mbox").path
         let result = try await CLIFixture.run(["import", mbox, "--home", home.path, "--json"])
@@ -61,9 +74,12 @@ import Testing
     func pendingRun() async throws {
         let setup = try await LoggedInHome()
         #expect(try await setup.run(["star", "bob"]).status == 0)
-        let offline = try await setup.run(["pending", "run", "--json"], environment: ["CHATMAIL_GMAIL_API_URL": "http://127.0.0.1:1"])
+        let offline = try await setup.run(
+            ["pending", "run", "--json"], environment: ["CHATMAIL_GMAIL_API_URL": "http://127.0.0.1:1"])
         #expect(offline.status == 1)
-        #expect(offline.stderr.contains("Could not reach Gmail") && offline.stderr.split(separator: "\n").count == 1, "\(offline.stderr)")
+        #expect(
+            offline.stderr.contains("Could not reach Gmail") && offline.stderr.split(separator: "\n").count == 1,
+            "\(offline.stderr)")
         let failed = try #require(try offline.json() as? [String: Any], "\(offline.stdout)")  // one document, not two
         #expect(failed["sent"] as? Int == 0 && failed["failed"] as? Int == 1 && failed["waiting"] as? Int == 0)
         let error = try #require(failed["error"] as? [String: Any])
@@ -83,7 +99,8 @@ import Testing
     func databaseErrorMessage() {
         let error = DatabaseError(
             resultCode: .SQLITE_ERROR, message: "no such column: secret",
-            sql: "SELECT body FROM message WHERE from_address = ?", arguments: ["alice@example.com"], publicStatementArguments: true)
+            sql: "SELECT body FROM message WHERE from_address = ?", arguments: ["alice@example.com"],
+            publicStatementArguments: true)
         let message = ExitStatus.message(for: error)
         #expect(message.hasPrefix("chatmail: ") && message.contains("no such column: secret"))
         #expect(!message.contains("SELECT") && !message.contains("alice"))

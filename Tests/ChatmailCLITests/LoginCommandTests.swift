@@ -1,10 +1,12 @@
-@testable import ChatmailCLI
 import EmulatorLauncher
 import Foundation
+import Testing
+
+@testable import ChatmailCLI
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
 
 /// A `gmail-emulator serve` child process for end-to-end CLI tests; always terminated.
 final class EmulatorProcess {
@@ -13,7 +15,9 @@ final class EmulatorProcess {
     static let clientID = EmulatorChild.clientID
 
     init(synthetic count: Int = 12) throws {
-        child = try EmulatorChild(serveArguments: ["--synthetic", String(count), "--seed", "3", "--me", "me@example.org"])
+        child = try EmulatorChild(serveArguments: [
+            "--synthetic", String(count), "--seed", "3", "--me", "me@example.org",
+        ])
     }
 
     // Never leave a server behind, and never wait long for one: SIGTERM, then SIGKILL after 3 s.
@@ -21,8 +25,12 @@ final class EmulatorProcess {
 
     /// The environment that points chatmail at this emulator.
     var environment: [String: String] {
-        ["CHATMAIL_GMAIL_API_URL": baseURL.absoluteString, "CHATMAIL_OAUTH_TOKEN_URL": baseURL.absoluteString + "/token",
-         "CHATMAIL_OAUTH_AUTH_URL": baseURL.absoluteString + "/o/oauth2/v2/auth", "CHATMAIL_CLIENT_ID": Self.clientID]
+        [
+            "CHATMAIL_GMAIL_API_URL": baseURL.absoluteString,
+            "CHATMAIL_OAUTH_TOKEN_URL": baseURL.absoluteString + "/token",
+            "CHATMAIL_OAUTH_AUTH_URL": baseURL.absoluteString + "/o/oauth2/v2/auth",
+            "CHATMAIL_CLIENT_ID": Self.clientID,
+        ]
     }
 
     func post(_ path: String, form: String? = nil, json: String? = nil) async throws -> [String: Any] {
@@ -37,20 +45,25 @@ final class EmulatorProcess {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
         let (data, _) = try await URLSession.shared.data(for: request)
-        return (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]  // some endpoints answer with no JSON
+        // some endpoints answer with no JSON
+        return (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
     }
 }
 
 /// Follows an HTTP redirect by hand, the way a browser would after the user approves.
 final class RedirectCatcher: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
         completionHandler(nil)  // stop at the 302 so the test sees Location
     }
 }
 
 @Suite struct LoginCommandTests {
-    @Test("login with a refresh token file: verified, stored 0600 in a 0700 home, the account created; a revoked token exits 3")
+    @Test(
+        "login with a refresh token file: verified, stored 0600 in a 0700 home, the account created; a revoked token exits 3"
+    )
     func refreshTokenFile() async throws {
         let emulator = try EmulatorProcess()
         let token = try #require(try await emulator.post("_emulator/issue-tokens")["refresh_token"] as? String)
@@ -61,19 +74,24 @@ final class RedirectCatcher: NSObject, URLSessionTaskDelegate, @unchecked Sendab
         try Data("\n  \(token)\n".utf8).write(to: tokenFile)
         let home = dir.appendingPathComponent("home")
 
-        let login = try await CLIFixture.run(["login", "--home", home.path, "--refresh-token-file", tokenFile.path], environment: emulator.environment)
+        let login = try await CLIFixture.run(
+            ["login", "--home", home.path, "--refresh-token-file", tokenFile.path], environment: emulator.environment)
         #expect(login.status == 0, "\(login.stderr)")
         #expect(login.stdout == "Logged in as me@example.org.\n")
         #expect(!(login.stdout + login.stderr).contains(token))
         let credentials = home.appendingPathComponent("credentials.json")
         #expect(try FileManager.default.attributesOfItem(atPath: credentials.path)[.posixPermissions] as? Int == 0o600)
         #expect(try FileManager.default.attributesOfItem(atPath: home.path)[.posixPermissions] as? Int == 0o700)
-        #expect(try FileManager.default.attributesOfItem(atPath: home.appendingPathComponent("chatmail.sqlite").path)[.posixPermissions] as? Int == 0o600)
-        let status = try #require(try await CLIFixture.run(["status", "--home", home.path, "--json"]).json() as? [String: Any])
+        #expect(
+            try FileManager.default.attributesOfItem(atPath: home.appendingPathComponent("chatmail.sqlite").path)[
+                .posixPermissions] as? Int == 0o600)
+        let status = try #require(
+            try await CLIFixture.run(["status", "--home", home.path, "--json"]).json() as? [String: Any])
         #expect(status["account"] as? String == "me@example.org")
 
         _ = try await emulator.post("revoke", form: "token=\(token)")
-        let revoked = try await CLIFixture.run(["login", "--home", home.path, "--refresh-token-file", tokenFile.path], environment: emulator.environment)
+        let revoked = try await CLIFixture.run(
+            ["login", "--home", home.path, "--refresh-token-file", tokenFile.path], environment: emulator.environment)
         #expect(revoked.status == 3)
         #expect(revoked.stderr.contains("chatmail login"))
         #expect(!(revoked.stdout + revoked.stderr).contains(token))
@@ -88,7 +106,8 @@ final class RedirectCatcher: NSObject, URLSessionTaskDelegate, @unchecked Sendab
         process.executableURL = CLIFixture.executable
         process.arguments = ["login", "--home", home.path, "--no-browser", "--timeout", "30"]
         process.environment = ProcessInfo.processInfo.environment.merging(emulator.environment) { $1 }
-        let errors = Pipe(), output = Pipe()
+        let errors = Pipe()
+        let output = Pipe()
         process.standardError = errors
         process.standardOutput = output
         try process.run()
@@ -104,7 +123,9 @@ final class RedirectCatcher: NSObject, URLSessionTaskDelegate, @unchecked Sendab
         }
         let url = try #require(authorizationURL)
         #expect(url.absoluteString.contains("code_challenge_method=S256"))
-        #expect(url.absoluteString.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A") || url.absoluteString.contains("redirect_uri=http://127.0.0.1:"))
+        #expect(
+            url.absoluteString.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A")
+                || url.absoluteString.contains("redirect_uri=http://127.0.0.1:"))
         // "The user approves": the emulator redirects to the loopback address, which we then visit.
         let session = URLSession(configuration: .ephemeral, delegate: RedirectCatcher(), delegateQueue: nil)
         let (_, response) = try await session.data(from: url)
@@ -120,7 +141,8 @@ final class RedirectCatcher: NSObject, URLSessionTaskDelegate, @unchecked Sendab
 
     @Test("without a client id, login is a usage error that says what to set")
     func missingClientID() async throws {
-        let result = try await CLIFixture.run(["login", "--home", "/tmp/chatmail-never-\(UUID().uuidString)"], environment: ["CHATMAIL_CLIENT_ID": ""])
+        let result = try await CLIFixture.run(
+            ["login", "--home", "/tmp/chatmail-never-\(UUID().uuidString)"], environment: ["CHATMAIL_CLIENT_ID": ""])
         #expect(result.status == 64)
         #expect(result.stderr.contains("CHATMAIL_CLIENT_ID"))
     }

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// The package root, for fixtures and the corpus.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 
 /// Writes `text` to a temporary file and returns its path.
 func temporaryFile(_ contents: String, extension ext: String = "eml") throws -> URL {
@@ -33,14 +34,18 @@ func temporaryFile(_ contents: String, extension ext: String = "eml") throws -> 
         let result = try await CLIFixture.run(["view", file.path, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try result.json() as? [String: Any])
-        #expect(Set(object.keys) == ["from", "to", "cc", "subject", "date", "text", "quotedTextRemoved", "isNewsletter",
-                                     "newsletterReasons", "attachments", "sanitizedHtml"])
+        #expect(
+            Set(object.keys) == [
+                "from", "to", "cc", "subject", "date", "text", "quotedTextRemoved", "isNewsletter",
+                "newsletterReasons", "attachments", "sanitizedHtml",
+            ])
         #expect((object["from"] as? [String: Any])?["name"] as? String == "Renée")
         #expect(object["subject"] as? String == "Re: lunch ☕")
         #expect(object["date"] as? String == "2025-03-03T14:02:00+00:00")
         #expect(object["text"] as? String == "Noon works for me.")
         #expect(object["quotedTextRemoved"] as? Bool == true)
-        let full = try #require(try await CLIFixture.run(["view", file.path, "--json", "--full"]).json() as? [String: Any])
+        let full = try #require(
+            try await CLIFixture.run(["view", file.path, "--json", "--full"]).json() as? [String: Any])
         #expect((full["text"] as? String)?.contains("> Lunch tomorrow?") == true)
     }
 
@@ -49,7 +54,8 @@ func temporaryFile(_ contents: String, extension ext: String = "eml") throws -> 
         let process = Process()
         process.executableURL = CLIFixture.executable
         process.arguments = ["view", "-", "--color", "never", "--width", "60"]
-        let input = Pipe(), output = Pipe()
+        let input = Pipe()
+        let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         try process.run()
@@ -64,10 +70,12 @@ func temporaryFile(_ contents: String, extension ext: String = "eml") throws -> 
         #expect(!text.contains("Lunch tomorrow?"))
     }
 
-    @Test("input that is not an email exits 65 with one line", arguments: [
-        ("", "is not an email message: it is empty"),
-        ("just a line of text without any header\n", "is not an email message: it has no header fields"),
-    ])
+    @Test(
+        "input that is not an email exits 65 with one line",
+        arguments: [
+            ("", "is not an email message: it is empty"),
+            ("just a line of text without any header\n", "is not an email message: it has no header fields"),
+        ])
     func notEmail(contents: String, reason: String) async throws {
         let file = try temporaryFile(contents)
         defer { try? FileManager.default.removeItem(at: file) }  // best-effort cleanup
@@ -90,7 +98,8 @@ func temporaryFile(_ contents: String, extension ext: String = "eml") throws -> 
     func bareBodies() async throws {
         let html = try temporaryFile("<div>Hi <b>there</b><script>alert(1)</script></div>", extension: "html")
         defer { try? FileManager.default.removeItem(at: html) }  // best-effort cleanup
-        let object = try #require(try await CLIFixture.run(["view", html.path, "--body", "html", "--json"]).json() as? [String: Any])
+        let object = try #require(
+            try await CLIFixture.run(["view", html.path, "--body", "html", "--json"]).json() as? [String: Any])
         #expect(object["text"] as? String == "Hi there")
         #expect((object["sanitizedHtml"] as? String)?.contains("script") == false)
         #expect(object["from"] is NSNull)
@@ -98,11 +107,13 @@ func temporaryFile(_ contents: String, extension ext: String = "eml") throws -> 
 
     @Test("escape sequences in a subject never reach the terminal")
     func hostileSubject() async throws {
-        let file = try temporaryFile("From: x@example.com\r\nSubject: =?UTF-8?B?G10wO3B3bmVkBxtbMko=?=\r\n\r\nbody \u{1B}[31mred\r\n")
+        let file = try temporaryFile(
+            "From: x@example.com\r\nSubject: =?UTF-8?B?G10wO3B3bmVkBxtbMko=?=\r\n\r\nbody \u{1B}[31mred\r\n")
         defer { try? FileManager.default.removeItem(at: file) }  // best-effort cleanup
         for arguments in [["view", file.path, "--color", "always"], ["view", file.path, "--json"]] {
             let output = try await CLIFixture.run(arguments).stdout
-            let withoutOurs = output.replacingOccurrences(of: #"\u{1B}\[[0-9;]*m"#, with: "", options: .regularExpression)
+            let withoutOurs = output.replacingOccurrences(
+                of: #"\u{1B}\[[0-9;]*m"#, with: "", options: .regularExpression)
             #expect(!withoutOurs.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "\(arguments)")
         }
     }
@@ -111,7 +122,9 @@ func temporaryFile(_ contents: String, extension ext: String = "eml") throws -> 
 @Suite struct SanitizeAndImportCommandTests {
     @Test("sanitize prints safe HTML; empty input exits 65")
     func sanitize() async throws {
-        let file = try temporaryFile(#"<p onclick="x()">Hi <a href="javascript:alert(1)">link</a><img src="https://t.example/p.gif"></p>"#, extension: "html")
+        let file = try temporaryFile(
+            #"<p onclick="x()">Hi <a href="javascript:alert(1)">link</a><img src="https://t.example/p.gif"></p>"#,
+            extension: "html")
         defer { try? FileManager.default.removeItem(at: file) }  // best-effort cleanup
         let result = try await CLIFixture.run(["sanitize", file.path])
         #expect(result.status == 0)
@@ -125,17 +138,21 @@ func temporaryFile(_ contents: String, extension ext: String = "eml") throws -> 
 
     @Test("import needs --me the first time, then imports idempotently and the result is browsable")
     func importFlow() async throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-import-cli-\(UUID().uuidString)")
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chatmail-import-cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }  // best-effort cleanup
         let mbox = packageRoot.appendingPathComponent("Fixtures/import/takeout.mbox").path
         let first = try await CLIFixture.run(["import", mbox, "--home", home.path])
         #expect(first.status == 64)
         #expect(first.stderr.contains("--me"))
-        let imported = try await CLIFixture.run(["import", mbox, "--home", home.path, "--me", "me@example.org", "--json"])
+        let imported = try await CLIFixture.run([
+            "import", mbox, "--home", home.path, "--me", "me@example.org", "--json",
+        ])
         #expect(imported.status == 0, "\(imported.stderr)")
         let report = try #require(try imported.json() as? [String: Any])
         #expect(report["inserted"] as? Int == 3)
-        let again = try #require(try await CLIFixture.run(["import", mbox, "--home", home.path, "--json"]).json() as? [String: Any])
+        let again = try #require(
+            try await CLIFixture.run(["import", mbox, "--home", home.path, "--json"]).json() as? [String: Any])
         #expect(again["inserted"] as? Int == 0 && again["unchanged"] as? Int == 3)
         let show = try await CLIFixture.run(["show", "alice", "--home", home.path, "--json"])
         #expect(show.status == 0)
@@ -146,7 +163,9 @@ func temporaryFile(_ contents: String, extension ext: String = "eml") throws -> 
 
     @Test("importing a missing path exits 65")
     func missingPath() async throws {
-        let result = try await CLIFixture.run(["import", "/nonexistent/mail", "--me", "me@example.org", "--home", "/tmp/chatmail-never"])
+        let result = try await CLIFixture.run([
+            "import", "/nonexistent/mail", "--me", "me@example.org", "--home", "/tmp/chatmail-never",
+        ])
         #expect(result.status == 65)
         #expect(result.stderr.contains("no such file"))
     }

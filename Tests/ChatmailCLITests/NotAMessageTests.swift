@@ -5,28 +5,31 @@ import Testing
 func runChatmail(_ arguments: [String], input: Data) async throws -> RunResult {
     try await withCheckedThrowingContinuation { continuation in
         Thread {
-            continuation.resume(with: Result {
-                let process = Process()
-                process.executableURL = CLIFixture.executable
-                process.arguments = arguments
-                var environment = ProcessInfo.processInfo.environment
-                environment["LANG"] = "C.UTF-8"
-                environment.removeValue(forKey: "CHATMAIL_HOME")
-                process.environment = environment
-                let stdin = Pipe(), out = Pipe(), err = Pipe()
-                process.standardInput = stdin
-                process.standardOutput = out
-                process.standardError = err
-                try process.run()
-                try stdin.fileHandleForWriting.write(contentsOf: input)
-                try stdin.fileHandleForWriting.close()
-                let outData = out.fileHandleForReading.readDataToEndOfFile()
-                let errData = err.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                return RunResult(
-                    status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                    stderr: String(decoding: errData, as: UTF8.self))
-            })
+            continuation.resume(
+                with: Result {
+                    let process = Process()
+                    process.executableURL = CLIFixture.executable
+                    process.arguments = arguments
+                    var environment = ProcessInfo.processInfo.environment
+                    environment["LANG"] = "C.UTF-8"
+                    environment.removeValue(forKey: "CHATMAIL_HOME")
+                    process.environment = environment
+                    let stdin = Pipe()
+                    let out = Pipe()
+                    let err = Pipe()
+                    process.standardInput = stdin
+                    process.standardOutput = out
+                    process.standardError = err
+                    try process.run()
+                    try stdin.fileHandleForWriting.write(contentsOf: input)
+                    try stdin.fileHandleForWriting.close()
+                    let outData = out.fileHandleForReading.readDataToEndOfFile()
+                    let errData = err.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    return RunResult(
+                        status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                        stderr: String(decoding: errData, as: UTF8.self))
+                })
         }.start()
     }
 }
@@ -40,7 +43,8 @@ func runChatmail(_ arguments: [String], input: Data) async throws -> RunResult {
 
         """
     static let reason = "is not an email message: it has no email header"
-    static let message = "From: Alice <alice@example.com>\nTo: me@example.org\nSubject: hi\nDate: Tue, 4 Mar 2025 10:00:00 +0000\n\nHello.\n"
+    static let message =
+        "From: Alice <alice@example.com>\nTo: me@example.org\nSubject: hi\nDate: Tue, 4 Mar 2025 10:00:00 +0000\n\nHello.\n"
 
     func scratch() throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-notmail-\(UUID().uuidString)")
@@ -57,7 +61,10 @@ func runChatmail(_ arguments: [String], input: Data) async throws -> RunResult {
         let home = dir.appendingPathComponent("home")
         let result = try await CLIFixture.run(["import", file.path, "--home", home.path, "--me", "me@example.org"])
         #expect(result.status == 65)
-        #expect(result.stderr == "chatmail: \(file.path) \(Self.reason) (From, To, Date, Subject, Message-ID, Received, Content-Type…).\n")
+        #expect(
+            result.stderr
+                == "chatmail: \(file.path) \(Self.reason) (From, To, Date, Subject, Message-ID, Received, Content-Type…).\n"
+        )
         #expect(result.stdout.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: home.path))
     }
@@ -70,7 +77,9 @@ func runChatmail(_ arguments: [String], input: Data) async throws -> RunResult {
         try Data(Self.passwd.utf8).write(to: file)
         let viewed = try await CLIFixture.run(["view", file.path])
         #expect(viewed.status == 65 && viewed.stdout.isEmpty)
-        #expect(viewed.stderr.hasPrefix("chatmail: \(file.path) \(Self.reason)") && viewed.stderr.split(separator: "\n").count == 1, "\(viewed.stderr)")
+        #expect(
+            viewed.stderr.hasPrefix("chatmail: \(file.path) \(Self.reason)")
+                && viewed.stderr.split(separator: "\n").count == 1, "\(viewed.stderr)")
         let piped = try await runChatmail(["view", "-"], input: Data(Self.passwd.utf8))
         #expect(piped.status == 65)
         #expect(piped.stderr.hasPrefix("chatmail: stdin \(Self.reason)"), "\(piped.stderr)")
@@ -92,9 +101,13 @@ func runChatmail(_ arguments: [String], input: Data) async throws -> RunResult {
         let home = dir.appendingPathComponent("home")
         let result = try await CLIFixture.run(["import", mail.path, "--home", home.path, "--me", "me@example.org"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.hasPrefix("chatmail: skipped passwd.eml: not an email message: it has no email header"), "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("chatmail: skipped passwd.eml: not an email message: it has no email header"),
+            "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)
-        #expect(result.stdout.hasPrefix("Imported 2 messages: 1 new, 0 already stored, 1 skipped (not email messages)."), "\(result.stdout)")
+        #expect(
+            result.stdout.hasPrefix("Imported 2 messages: 1 new, 0 already stored, 1 skipped (not email messages)."),
+            "\(result.stdout)")
         let conversations = try await CLIFixture.run(["conversations", "--all", "--json", "--home", home.path])
         #expect((try conversations.json() as? [[String: Any]])?.map { $0["title"] as? String } == ["Alice"])
     }

@@ -1,9 +1,10 @@
 import Foundation
+import GRDB
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import GRDB
-import Testing
 
 /// A logged-in, synced home against a `gmail-emulator` child, and the emulator's side of things.
 final class LoggedInHome {
@@ -86,7 +87,9 @@ final class LoggedInHome {
 }
 
 @Suite struct PendingCommandTests {
-    @Test("archive is local at once and queued; `pending --json` has its documented shape; sync sends it and Gmail archives exactly those messages")
+    @Test(
+        "archive is local at once and queued; `pending --json` has its documented shape; sync sends it and Gmail archives exactly those messages"
+    )
     func archiveEndToEnd() async throws {
         let setup = try await LoggedInHome()
         let dana = try await setup.messages("dana")
@@ -106,7 +109,8 @@ final class LoggedInHome {
         #expect(Set(pending[0].keys) == ["id", "kind", "target", "status", "attempts", "nextAttemptAt", "lastError"])
         #expect(pending[0]["kind"] as? String == "archive" && pending[0]["status"] as? String == "pending")
         #expect(pending[0]["target"] as? String == "dana@example.com" && pending[0]["attempts"] as? Int == 0)
-        #expect(pending[0]["lastError"] is NSNull && pending[0]["nextAttemptAt"] as? String == "2025-03-05T12:00:00+00:00")
+        #expect(
+            pending[0]["lastError"] is NSNull && pending[0]["nextAttemptAt"] as? String == "2025-03-05T12:00:00+00:00")
         let status = try #require(try await setup.run(["status", "--json"]).json() as? [String: Any])
         #expect((status["pendingActions"] as? [String: Int])?["pending"] == 1)
         #expect(try await setup.run(["status"]).stdout.contains("Pending actions     1 pending, 0 failed, 0 abandoned"))
@@ -114,13 +118,17 @@ final class LoggedInHome {
 
         let sync = try #require(try await setup.run(["sync", "--json"]).json() as? [String: Any])
         #expect(sync["pendingSent"] as? Int == 1)
-        for message in dana { #expect(try await setup.serverLabels(message.id) == message.labels.subtracting(["INBOX"])) }
+        for message in dana {
+            #expect(try await setup.serverLabels(message.id) == message.labels.subtracting(["INBOX"]))
+        }
         for message in bob { #expect(try await setup.serverLabels(message.id) == message.labels) }
         #expect(try await setup.run(["pending"]).stdout == "No queued actions.\n")
         #expect(try await setup.pendingJSON(all: true).first?["status"] as? String == "completed")
     }
 
-    @Test("permanent 403: abandoned at once and listed with its reason, labels restored; retry requeues; dismiss drops and restores")
+    @Test(
+        "permanent 403: abandoned at once and listed with its reason, labels restored; retry requeues; dismiss drops and restores"
+    )
     func abandonRetryDismiss() async throws {
         let setup = try await LoggedInHome()
         let newest = try #require(try await setup.messages("bob").last)
@@ -133,7 +141,9 @@ final class LoggedInHome {
         #expect(sync.status == 0, "\(sync.stderr)")
         #expect(sync.stdout.contains("1 action abandoned (see `chatmail pending`)"), "\(sync.stdout)")
         let listing = try await setup.run(["pending"])
-        #expect(listing.stdout.contains("#1  star  abandoned  1         -     bob@example.net (1 message)"), "\(listing.stdout)")
+        #expect(
+            listing.stdout.contains("#1  star  abandoned  1         -     bob@example.net (1 message)"),
+            "\(listing.stdout)")
         #expect(listing.stdout.contains("last error: Gmail denied access (insufficientPermissions)."))
         let json = try await setup.pendingJSON()
         #expect(json.first?["nextAttemptAt"] is NSNull)
@@ -159,7 +169,8 @@ final class LoggedInHome {
         #expect(try await setup.pendingJSON().isEmpty)
 
         let one = try await setup.run(["read", "--message", newest.id])
-        let expected = newest.labels.contains("UNREAD")
+        let expected =
+            newest.labels.contains("UNREAD")
             ? "Marked as read: message \(newest.id). Queued for Gmail as action #3.\n"
             : "Nothing to change: message \(newest.id) is already in that state.\n"
         #expect(one.stdout == expected, "\(one.stderr)")
@@ -171,7 +182,9 @@ final class LoggedInHome {
         #expect(try await setup.run(["archive"]).status == 64)
     }
 
-    @Test("dismiss while a sync holds the lock: the action is dropped, but its labels wait for the next sync instead of racing it")
+    @Test(
+        "dismiss while a sync holds the lock: the action is dropped, but its labels wait for the next sync instead of racing it"
+    )
     func dismissDuringSync() async throws {
         let setup = try await LoggedInHome()
         let newest = try #require(try await setup.messages("bob").last)
@@ -182,8 +195,9 @@ final class LoggedInHome {
         #expect(try await setup.pendingJSON().first?["status"] as? String == "failed")
 
         // Hold the account's sync lock, as a running `chatmail sync` does.
-        let lockName = try #require(try FileManager.default.contentsOfDirectory(atPath: setup.home.path)
-            .first { $0.hasPrefix("sync-") && $0.hasSuffix(".lock") })
+        let lockName = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: setup.home.path)
+                .first { $0.hasPrefix("sync-") && $0.hasSuffix(".lock") })
         let descriptor = open(setup.home.appendingPathComponent(lockName).path, O_RDWR)
         try #require(descriptor >= 0 && flock(descriptor, LOCK_EX | LOCK_NB) == 0)
         let dismiss = try await setup.run(["pending", "dismiss", "1"])
@@ -200,7 +214,9 @@ final class LoggedInHome {
         #expect(try await setup.serverLabels(newest.id) == newest.labels)
     }
 
-    @Test("offline: `pending run` exits 1 with the network's reason; the action waits, uncounted, never abandoned, and is sent once Gmail is back")
+    @Test(
+        "offline: `pending run` exits 1 with the network's reason; the action waits, uncounted, never abandoned, and is sent once Gmail is back"
+    )
     func offlineRun() async throws {
         let setup = try await LoggedInHome()
         let newest = try #require(try await setup.messages("bob").last)
@@ -211,9 +227,12 @@ final class LoggedInHome {
         for minute in 1...6 {
             let now = String(CLIFixture.now + Int64(minute) * 600_000)
             let run = try await setup.run(
-                ["pending", "run"], environment: ["CHATMAIL_GMAIL_API_URL": "http://127.0.0.1:1", "CHATMAIL_NOW_MS": now])
+                ["pending", "run"],
+                environment: ["CHATMAIL_GMAIL_API_URL": "http://127.0.0.1:1", "CHATMAIL_NOW_MS": now])
             #expect(run.status == 1)
-            #expect(run.stdout == "Actions: sent 0, 1 failed (retried later), 1 not tried (Gmail unreachable).\n", "\(run.stdout)")
+            #expect(
+                run.stdout == "Actions: sent 0, 1 failed (retried later), 1 not tried (Gmail unreachable).\n",
+                "\(run.stdout)")
             #expect(run.stderr.contains("Could not reach Gmail"), "\(run.stderr)")
         }
         let listed = try #require(try await setup.pendingJSON().first)
@@ -264,9 +283,10 @@ final class LoggedInHome {
             let log = try await setup.control("GET", "requests")["requests"] as? [[String: Any]] ?? []
             return log.filter { $0["gmailMethod"] as? String == "messages.modify" && $0["status"] as? Int == 200 }.count
         }
-        #expect(try await setup.waitUntil("the released modify has been answered") {
-            try await modifies() == unread.count + 1
-        })
+        #expect(
+            try await setup.waitUntil("the released modify has been answered") {
+                try await modifies() == unread.count + 1
+            })
         let finished = try #require(try await setup.pendingJSON(all: true).first)
         #expect(finished["status"] as? String == "completed" && finished["attempts"] as? Int == 2)
         for id in unread { #expect(try await setup.serverLabels(id).contains("UNREAD") == false) }

@@ -9,7 +9,9 @@ import Testing
     /// A private tmux server, so tests never touch a user's sessions.
     final class Tmux {
         /// The server's socket, in the test's temporary directory so that it can be removed afterwards.
-        let socket = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-tmux-\(UUID().uuidString.prefix(8))").path
+        let socket = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chatmail-tmux-\(UUID().uuidString.prefix(8))"
+        ).path
         static let executable = Tmux.locate("tmux")
         /// The default pager, which the paging tests drive.
         static let less = Tmux.locate("less")
@@ -55,19 +57,20 @@ import Testing
             var attributes = posix_spawnattr_t()
             posix_spawnattr_init(&attributes)
             defer { posix_spawnattr_destroy(&attributes) }
-            var all = sigset_t(), none = sigset_t()
+            var all = sigset_t()
+            var none = sigset_t()
             sigfillset(&all)
             sigemptyset(&none)
             posix_spawnattr_setsigdefault(&attributes, &all)
             posix_spawnattr_setsigmask(&attributes, &none)
             posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
             // bash closes every descriptor above 2 (closefrom is not visible from Swift), then runs the command.
-            let closeAll = #"for fd in /proc/$$/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done 2>/dev/null; exec "$@""#
+            let closeAll =
+                #"for fd in /proc/$$/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done 2>/dev/null; exec "$@""#
             let argv = (["/bin/bash", "-c", closeAll, "bash"] + arguments).map { strdup($0) } + [nil]
             let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
             defer {
-                argv.forEach { free($0) }
-                envp.forEach { free($0) }
+                for pointer in argv + envp { free(pointer) }
             }
             var pid: pid_t = 0
             let spawned = posix_spawn(&pid, "/bin/bash", &actions, &attributes, argv, envp)
@@ -118,7 +121,8 @@ import Testing
             if let tmux = Self.executable {
                 _ = try? Self.shell([tmux, "-S", socket, "kill-server"])  // best-effort cleanup of the private server
             }
-            try? FileManager.default.removeItem(atPath: socket)  // best-effort cleanup: the socket file stays after kill-server
+            // best-effort cleanup: the socket file stays after kill-server
+            try? FileManager.default.removeItem(atPath: socket)
         }
     }
 
@@ -129,10 +133,13 @@ import Testing
 
     /// The shell command running chatmail in the pane with the fixture's pinned clock and a UTF-8 locale.
     static func command(_ fixture: CLIFixture, _ arguments: [String], environment: [String: String] = [:]) -> String {
-        var variables = ["LANG": "C.UTF-8", "TZ": "UTC", "CHATMAIL_NOW_MS": String(CLIFixture.now), "TERM": "xterm-256color"]
+        var variables = [
+            "LANG": "C.UTF-8", "TZ": "UTC", "CHATMAIL_NOW_MS": String(CLIFixture.now), "TERM": "xterm-256color",
+        ]
         variables.merge(environment) { $1 }
         let assignments = variables.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
-        let chatmail = ([CLIFixture.executable.path, "--home", fixture.home.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let chatmail = ([CLIFixture.executable.path, "--home", fixture.home.path] + arguments).map { "'\($0)'" }.joined(
+            separator: " ")
         // The trailing sleep keeps the pane open for capture; the server is killed afterwards.
         return "env -u NO_COLOR -u COLUMNS \(assignments) \(chatmail); echo '[exit '$?']'; sleep 60"
     }
@@ -164,7 +171,9 @@ import Testing
         // Nothing overflowed: the screen shows exactly the lines chatmail prints at width 80, so no
         // line was wrapped by the terminal (a wrapped line would add a row and shift every row after it).
         let piped = try await fixture.run(["show", "id:\(chat)", "--width", "80", "--color", "never"])
-        let expected = piped.stdout.split(separator: "\n", omittingEmptySubsequences: false).map { Self.trimmingTrailingSpaces(String($0)) }
+        let expected = piped.stdout.split(separator: "\n", omittingEmptySubsequences: false).map {
+            Self.trimmingTrailingSpaces(String($0))
+        }
         let shown = Array(rows.map(Self.trimmingTrailingSpaces).prefix(expected.count - 1))
         #expect(shown == Array(expected.dropLast()), "\(screen)")
     }
@@ -175,18 +184,23 @@ import Testing
         try fixture.seedCast()
         // `sed` as the pager marks every line it passes, so the screen shows whether it ran.
         let paged = Tmux()
-        try await paged.start(Self.command(fixture, ["show", "alice liddell"], environment: ["PAGER": "sed s/^/PAGED:/"]), columns: 80, rows: 10)
+        try await paged.start(
+            Self.command(fixture, ["show", "alice liddell"], environment: ["PAGER": "sed s/^/PAGED:/"]), columns: 80,
+            rows: 10)
         let pagedScreen = try await paged.screen { $0.contains("[exit ") }
         #expect(pagedScreen.contains("PAGED:"), "\(pagedScreen)")
 
         let direct = Tmux()
-        try await direct.start(Self.command(fixture, ["show", "alice liddell", "--no-pager"], environment: ["PAGER": "sed s/^/PAGED:/"]), columns: 80, rows: 10)
+        try await direct.start(
+            Self.command(fixture, ["show", "alice liddell", "--no-pager"], environment: ["PAGER": "sed s/^/PAGED:/"]),
+            columns: 80, rows: 10)
         let directScreen = try await direct.screen { $0.contains("[exit ") }
         #expect(directScreen.contains("[exit 0]") && !directScreen.contains("PAGED:"), "\(directScreen)")
 
         // Output that fits on the screen is printed directly, as git does.
         let short = Tmux()
-        try await short.start(Self.command(fixture, ["conversations"], environment: ["PAGER": "sed s/^/PAGED:/"]), columns: 80, rows: 40)
+        try await short.start(
+            Self.command(fixture, ["conversations"], environment: ["PAGER": "sed s/^/PAGED:/"]), columns: 80, rows: 40)
         let shortScreen = try await short.screen { $0.contains("[exit ") }
         #expect(shortScreen.contains("Alice Liddell") && !shortScreen.contains("PAGED:"), "\(shortScreen)")
     }
@@ -204,13 +218,15 @@ import Testing
         try #require(Tmux.less != nil, "less is not installed")
         let binaries = CLIFixture.executable.deletingLastPathComponent().path
         var variables = [
-            "LANG": "C.UTF-8", "TZ": "UTC", "CHATMAIL_NOW_MS": String(CLIFixture.now), "CHATMAIL_HOME": fixture.home.path,
+            "LANG": "C.UTF-8", "TZ": "UTC", "CHATMAIL_NOW_MS": String(CLIFixture.now),
+            "CHATMAIL_HOME": fixture.home.path,
             "HOME": fixture.home.path, "HISTFILE": "", "PS1": prompt + " ",
             "PATH": binaries + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
         ]
         variables.merge(environment) { $1 }
         let assignments = variables.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
-        let unset = ["NO_COLOR", "COLUMNS", "LINES", "PAGER", "CHATMAIL_PAGER", "LESS", "LV", "MORE"].map { "-u \($0)" }.joined(separator: " ")
+        let unset = ["NO_COLOR", "COLUMNS", "LINES", "PAGER", "CHATMAIL_PAGER", "LESS", "LV", "MORE"].map { "-u \($0)" }
+            .joined(separator: " ")
         let tmux = Tmux()
         try await tmux.start("env \(unset) \(assignments) bash --norc --noprofile", columns: 80, rows: 24)
         _ = try await tmux.rows("The shell should prompt") { $0.last == prompt }
@@ -253,7 +269,8 @@ import Testing
         try fixture.seedLongChat()
         let expected = try await Self.expectedLines(fixture, ["show", "colin"])
         let tmux = try await Self.shell(fixture)
-        try await Self.pageThrough(tmux, "chatmail show colin", label: "Message", expectedTop: Array(expected.prefix(10)))
+        try await Self.pageThrough(
+            tmux, "chatmail show colin", label: "Message", expectedTop: Array(expected.prefix(10)))
     }
 
     @Test("conversations longer than the screen page through less: first screen, Space, q, exit 0")
@@ -262,7 +279,8 @@ import Testing
         try fixture.seedManyPeople()
         let expected = try await Self.expectedLines(fixture, ["conversations"])
         let tmux = try await Self.shell(fixture)
-        try await Self.pageThrough(tmux, "chatmail conversations", label: "Person", expectedTop: Array(expected.prefix(10)))
+        try await Self.pageThrough(
+            tmux, "chatmail conversations", label: "Person", expectedTop: Array(expected.prefix(10)))
     }
 
     @Test("PAGER=more pages show: first screen, Space, q, exit 0")
@@ -271,7 +289,8 @@ import Testing
         try fixture.seedLongChat()
         let expected = try await Self.expectedLines(fixture, ["show", "colin"])
         let tmux = try await Self.shell(fixture, environment: ["PAGER": "more"])
-        try await Self.pageThrough(tmux, "chatmail show colin", label: "Message", expectedTop: Array(expected.prefix(10)))
+        try await Self.pageThrough(
+            tmux, "chatmail show colin", label: "Message", expectedTop: Array(expected.prefix(10)))
     }
 
     @Test("output wider than the pane (--width 200) pages, wrapped by less, and q returns")
@@ -299,7 +318,9 @@ import Testing
         try #require(output.stdout.utf8.count > 4 * 65_536, "\(output.stdout.utf8.count) bytes")
         let tmux = try await Self.shell(fixture)
         try await tmux.type(#"chatmail show colin --limit 1000; echo "exit=$?""#)
-        _ = try await tmux.rows("The pager should show the first messages") { Self.numbers("Message", in: $0).contains(1) }
+        _ = try await tmux.rows("The pager should show the first messages") {
+            Self.numbers("Message", in: $0).contains(1)
+        }
         try await tmux.press("q")
         try await Self.expectPromptBack(tmux)
     }
@@ -310,7 +331,9 @@ import Testing
         try fixture.seedLongChat()
         let tmux = try await Self.shell(fixture)
         try await tmux.type(#"chatmail show colin; echo "exit=$?""#)
-        _ = try await tmux.rows("The pager should show the first messages") { Self.numbers("Message", in: $0).contains(1) }
+        _ = try await tmux.rows("The pager should show the first messages") {
+            Self.numbers("Message", in: $0).contains(1)
+        }
         try await tmux.press("C-c")
         // less still owns the terminal and reads keys: Space moves on. A key that arrives while the
         // interrupt is handled may be discarded with the pending input, so Space is pressed until it works.
@@ -340,12 +363,16 @@ import Testing
     static func expectedLines(_ fixture: CLIFixture, _ arguments: [String]) async throws -> [String] {
         let piped = try await fixture.run(arguments + ["--width", "80", "--color", "never"])
         try #require(piped.status == 0, "\(piped.stderr)")
-        return piped.stdout.split(separator: "\n", omittingEmptySubsequences: false).map { trimmingTrailingSpaces(String($0)) }
+        return piped.stdout.split(separator: "\n", omittingEmptySubsequences: false).map {
+            trimmingTrailingSpaces(String($0))
+        }
     }
 
     /// The screen's rows without trailing spaces, and without the empty rows below the last text.
     static func rows(of screen: String) -> [String] {
-        let rows = screen.split(separator: "\n", omittingEmptySubsequences: false).map { trimmingTrailingSpaces(String($0)) }
+        let rows = screen.split(separator: "\n", omittingEmptySubsequences: false).map {
+            trimmingTrailingSpaces(String($0))
+        }
         return Array(rows.reversed().drop { $0.isEmpty }.reversed())
     }
 

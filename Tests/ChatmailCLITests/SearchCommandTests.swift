@@ -10,13 +10,14 @@ import Testing
         try fixture.seedCast()
         let result = try await fixture.run(["search", "lunch"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout == """
-            Alice Liddell · Sun 2 Mar 2025 12:00
-              chatmail show Alice@Example.com
-              Subject: Subject a1
-              **Lunch** on Friday?
+        #expect(
+            result.stdout == """
+                Alice Liddell · Sun 2 Mar 2025 12:00
+                  chatmail show Alice@Example.com
+                  Subject: Subject a1
+                  **Lunch** on Friday?
 
-            """)
+                """)
         let none = try await fixture.run(["search", "zebra"])
         #expect(none.status == 0 && none.stdout == "No messages match.\n")
     }
@@ -41,7 +42,11 @@ import Testing
         let hits = try #require(try result.json() as? [[String: Any]])
         #expect(hits.count == 2)
         for hit in hits {
-            #expect(Set(hit.keys) == ["conversation", "open", "messageId", "gmailId", "from", "isFromMe", "date", "subject", "snippet", "highlights", "score"])
+            #expect(
+                Set(hit.keys) == [
+                    "conversation", "open", "messageId", "gmailId", "from", "isFromMe", "date", "subject", "snippet",
+                    "highlights", "score",
+                ])
             #expect((hit["highlights"] as? [String])?.contains("Subject") == true)
         }
         let scores = hits.compactMap { $0["score"] as? Double }
@@ -52,16 +57,21 @@ import Testing
         let id = try #require((hit["conversation"] as? [String: Any])?["id"] as? Int)
         #expect(hit["open"] as? String == "chatmail show id:\(id)")
         let opened = try await fixture.run(["show", "id:\(id)", "--json"])  // the command really opens it
-        #expect(((try opened.json() as? [String: Any])?["conversation"] as? [String: Any])?["title"] as? String == "Alice, Bob")
+        #expect(
+            ((try opened.json() as? [String: Any])?["conversation"] as? [String: Any])?["title"] as? String
+                == "Alice, Bob")
     }
 
     @Test("--person keeps one conversation; an unknown or ambiguous person exits 2")
     func person() async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()
-        let all = try #require(try await fixture.run(["search", "subject", "--json", "--limit", "50"]).json() as? [[String: Any]])
+        let all = try #require(
+            try await fixture.run(["search", "subject", "--json", "--limit", "50"]).json() as? [[String: Any]])
         #expect(all.count == 6)
-        let alices = try #require(try await fixture.run(["search", "subject", "--person", "alice@example.com", "--json"]).json() as? [[String: Any]])
+        let alices = try #require(
+            try await fixture.run(["search", "subject", "--person", "alice@example.com", "--json"]).json()
+                as? [[String: Any]])
         #expect(Set(alices.compactMap { $0["gmailId"] as? String }) == ["a1", "a2", "a3"])
         #expect(try await fixture.run(["search", "subject", "--person", "nobody"]).status == 2)
         #expect(try await fixture.run(["search", "subject", "--person", "al"]).status == 2)
@@ -90,26 +100,33 @@ import Testing
         #expect(!column.stderr.contains(String(repeating: "y", count: 61)))
     }
 
-    @Test("a word pasted two thousand times finds what the word finds; too many different words exit 64 with the reason")
+    @Test(
+        "a word pasted two thousand times finds what the word finds; too many different words exit 64 with the reason")
     func termCaps() async throws {
         let fixture = try CLIFixture()
         try fixture.seedCast()
         let once = try await fixture.run(["search", "subject", "--json", "--limit", "50"])
-        let pasted = try await fixture.run(["search", String(repeating: "subject ", count: 2_000), "--json", "--limit", "50"])
+        let pasted = try await fixture.run([
+            "search", String(repeating: "subject ", count: 2_000), "--json", "--limit", "50",
+        ])
         #expect(pasted.status == 0, "\(pasted.stderr)")
         #expect((try once.json() as? [Any])?.count == 6)
         #expect(pasted.stdout == once.stdout)
-        let split = try await fixture.run(["search", "--limit", "50", "--json"] + Array(repeating: "Subject", count: 2_000))
+        let split = try await fixture.run(
+            ["search", "--limit", "50", "--json"] + Array(repeating: "Subject", count: 2_000))
         #expect(split.stdout == once.stdout)
         let many = try await fixture.run(["search"] + (1...40).map { "word\($0)" })
         #expect(many.status == 64)
-        #expect(many.stderr == "chatmail: The search query has too many different words (40; at most 32). "
-            + "Keep the few words that single out the messages you want.\n")
+        #expect(
+            many.stderr == "chatmail: The search query has too many different words (40; at most 32). "
+                + "Keep the few words that single out the messages you want.\n")
         let long = try await fixture.run(["search", String(repeating: "x", count: 5_000)])
         #expect(long.status == 64 && long.stderr.contains("too long (at most 1000 characters)"))
     }
 
-    @Test("the index follows sync: new mail is found, deleted and trashed mail is not, a full re-sync keeps it consistent")
+    @Test(
+        "the index follows sync: new mail is found, deleted and trashed mail is not, a full re-sync keeps it consistent"
+    )
     func followsSync() async throws {
         let emulator = try EmulatorProcess(synthetic: 20)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-search-\(UUID().uuidString)")
@@ -118,16 +135,24 @@ import Testing
         let home = dir.appendingPathComponent("home")
         let token = try #require(try await emulator.post("_emulator/issue-tokens")["refresh_token"] as? String)
         try Data(token.utf8).write(to: dir.appendingPathComponent("token"))
-        #expect(try await CLIFixture.run(["login", "--home", home.path, "--refresh-token-file", dir.appendingPathComponent("token").path],
-                                         environment: emulator.environment).status == 0)
+        #expect(
+            try await CLIFixture.run(
+                ["login", "--home", home.path, "--refresh-token-file", dir.appendingPathComponent("token").path],
+                environment: emulator.environment
+            ).status == 0)
         func deliver(_ word: String) async throws -> String {
-            let raw = "From: Quinn <quinn@example.net>\r\nTo: me@example.org\r\nSubject: note \(word)\r\nDate: Wed, 5 Mar 2025 10:00:00 +0000\r\n\r\nThe \(word) is here.\r\n"
-            let encoded = Data(raw.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            let body = String(decoding: try JSONSerialization.data(withJSONObject: ["raw": encoded, "labelIds": ["INBOX"]]), as: UTF8.self)
+            let raw =
+                "From: Quinn <quinn@example.net>\r\nTo: me@example.org\r\nSubject: note \(word)\r\nDate: Wed, 5 Mar 2025 10:00:00 +0000\r\n\r\nThe \(word) is here.\r\n"
+            let encoded = Data(raw.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_")
+            let body = String(
+                decoding: try JSONSerialization.data(withJSONObject: ["raw": encoded, "labelIds": ["INBOX"]]),
+                as: UTF8.self)
             return try #require(try await emulator.post("_emulator/deliver", json: body)["id"] as? String)
         }
         func sync(_ extra: [String] = []) async throws {
-            let result = try await CLIFixture.run(["sync", "--home", home.path] + extra, environment: emulator.environment)
+            let result = try await CLIFixture.run(
+                ["sync", "--home", home.path] + extra, environment: emulator.environment)
             try #require(result.status == 0, "\(result.stderr)")
         }
         func found(_ word: String) async throws -> [String] {

@@ -1,25 +1,32 @@
 import Foundation
+import GRDB
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import GRDB
-import Testing
 
 /// The data a sync produces, without times that depend on when it ran: two homes with equal snapshots
 /// hold the same mail, labels and conversations.
 func canonicalSnapshot(home: URL) throws -> [String] {
     try DatabaseQueue(path: home.appendingPathComponent("chatmail.sqlite").path).read { db in
-        let messages = try Row.fetchAll(db, sql: """
-            SELECT m.gmail_id, c.participant_hash, m.subject, m.body_text, m.is_newsletter,
-                   (SELECT group_concat(l.gmail_id, ',') FROM (SELECT l.gmail_id FROM message_label ml JOIN label l ON l.id = ml.label_id
-                     WHERE ml.message_id = m.id ORDER BY l.gmail_id) l) AS labels
-            FROM message m JOIN conversation c ON c.id = m.conversation_id ORDER BY m.gmail_id
-            """).map { "message: \($0)" }
-        let conversations = try Row.fetchAll(db, sql: """
-            SELECT participant_hash, title, message_count, unread_count, has_inbox, archived_at_ms IS NOT NULL AS archived,
-                   last_message_at_ms, snippet, is_newsletter
-            FROM conversation WHERE message_count > 0 ORDER BY participant_hash
-            """).map { "conversation: \($0)" }
+        let messages = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT m.gmail_id, c.participant_hash, m.subject, m.body_text, m.is_newsletter,
+                       (SELECT group_concat(l.gmail_id, ',') FROM (SELECT l.gmail_id FROM message_label ml JOIN label l ON l.id = ml.label_id
+                         WHERE ml.message_id = m.id ORDER BY l.gmail_id) l) AS labels
+                FROM message m JOIN conversation c ON c.id = m.conversation_id ORDER BY m.gmail_id
+                """
+        ).map { "message: \($0)" }
+        let conversations = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT participant_hash, title, message_count, unread_count, has_inbox, archived_at_ms IS NOT NULL AS archived,
+                       last_message_at_ms, snippet, is_newsletter
+                FROM conversation WHERE message_count > 0 ORDER BY participant_hash
+                """
+        ).map { "conversation: \($0)" }
         let queue = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sync_queue") ?? -1
         let history = try String.fetchOne(db, sql: "SELECT history_id FROM account") ?? "none"
         return messages + conversations + ["queue: \(queue)", "history: \(history)"]
@@ -43,26 +50,27 @@ struct SyncExit: Sendable {
         // Waiting blocks a thread: not one of the cooperative pool's.
         return try await withCheckedThrowingContinuation { continuation in
             Thread {
-                continuation.resume(with: Result {
-                    let process = Process()
-                    process.executableURL = CLIFixture.executable
-                    process.arguments = arguments
-                    var merged = ProcessInfo.processInfo.environment.merging(extra) { $1 }
-                    merged.removeValue(forKey: "CHATMAIL_HOME")
-                    if crashPoint == nil { merged.removeValue(forKey: "CHATMAIL_TEST_CRASH_AT") }
-                    process.environment = merged
-                    let err = Pipe()
-                    process.standardOutput = FileHandle.nullDevice
-                    process.standardError = err
-                    try process.run()
-                    let errData = err.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    let signalled = process.terminationReason == .uncaughtSignal
-                    return SyncExit(
-                        killedBySignal: signalled ? process.terminationStatus : nil,
-                        status: signalled ? -1 : process.terminationStatus,
-                        stderr: String(decoding: errData, as: UTF8.self))
-                })
+                continuation.resume(
+                    with: Result {
+                        let process = Process()
+                        process.executableURL = CLIFixture.executable
+                        process.arguments = arguments
+                        var merged = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+                        merged.removeValue(forKey: "CHATMAIL_HOME")
+                        if crashPoint == nil { merged.removeValue(forKey: "CHATMAIL_TEST_CRASH_AT") }
+                        process.environment = merged
+                        let err = Pipe()
+                        process.standardOutput = FileHandle.nullDevice
+                        process.standardError = err
+                        try process.run()
+                        let errData = err.fileHandleForReading.readDataToEndOfFile()
+                        process.waitUntilExit()
+                        let signalled = process.terminationReason == .uncaughtSignal
+                        return SyncExit(
+                            killedBySignal: signalled ? process.terminationStatus : nil,
+                            status: signalled ? -1 : process.terminationStatus,
+                            stderr: String(decoding: errData, as: UTF8.self))
+                    })
             }.start()
         }
     }
@@ -75,7 +83,9 @@ struct SyncExit: Sendable {
         #expect(exit.stderr.contains("chatmail: crash point \(point) reached"), "\(crashPoint): \(exit.stderr)")
     }
 
-    @Test("killed at every named point across an initial and an incremental sync, the next runs finish with exactly a clean run's data")
+    @Test(
+        "killed at every named point across an initial and an incremental sync, the next runs finish with exactly a clean run's data"
+    )
     func killedAtCrashPoints() async throws {
         let emulator = try EmulatorProcess(synthetic: 500)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-kill-\(UUID().uuidString)")
@@ -85,7 +95,8 @@ struct SyncExit: Sendable {
             let token = try #require(try await emulator.post("_emulator/issue-tokens")["refresh_token"] as? String)
             let file = dir.appendingPathComponent(UUID().uuidString)
             try Data(token.utf8).write(to: file)
-            let result = try await CLIFixture.run(["login", "--home", home.path, "--refresh-token-file", file.path], environment: emulator.environment)
+            let result = try await CLIFixture.run(
+                ["login", "--home", home.path, "--refresh-token-file", file.path], environment: emulator.environment)
             try #require(result.status == 0, "\(result.stderr)")
         }
         let interrupted = dir.appendingPathComponent("interrupted")
@@ -105,12 +116,17 @@ struct SyncExit: Sendable {
         let archived = try await CLIFixture.run(["archive", "ann@example.org", "--home", interrupted.path])
         try #require(archived.status == 0, "\(archived.stderr)")
         for number in 0..<40 {
-            let raw = "From: Person \(number % 7) <person\(number % 7)@example.net>\r\nTo: me@example.org\r\nSubject: late \(number)\r\nDate: Wed, 5 Mar 2025 10:\(10 + number % 50):00 +0000\r\n\r\nNew mail number \(number)\r\n"
+            let raw =
+                "From: Person \(number % 7) <person\(number % 7)@example.net>\r\nTo: me@example.org\r\nSubject: late \(number)\r\nDate: Wed, 5 Mar 2025 10:\(10 + number % 50):00 +0000\r\n\r\nNew mail number \(number)\r\n"
             let encoded = Data(raw.utf8).base64EncodedString()
-                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")  // base64url, as the control API takes
+                // base64url, as the control API takes
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             let delivered = try await emulator.post(
                 "_emulator/deliver",
-                json: String(decoding: try JSONSerialization.data(withJSONObject: ["raw": encoded, "labelIds": ["INBOX", "UNREAD"]]), as: UTF8.self))
+                json: String(
+                    decoding: try JSONSerialization.data(withJSONObject: [
+                        "raw": encoded, "labelIds": ["INBOX", "UNREAD"],
+                    ]), as: UTF8.self))
             try #require(delivered["id"] is String, "the emulator refused a delivery: \(delivered)")
         }
         for point in ["actionSent", "historyApplied", "historyCommitted"] {
@@ -135,7 +151,8 @@ struct SyncExit: Sendable {
         let difference = zip(expected, actual).first { $0 != $1 }
         #expect(expected.count == actual.count, "\(expected.count) vs \(actual.count) rows")
         #expect(difference == nil, "first difference: \(String(describing: difference))")
-        let actions = try await DatabaseQueue(path: interrupted.appendingPathComponent("chatmail.sqlite").path).read { db in
+        let actions = try await DatabaseQueue(path: interrupted.appendingPathComponent("chatmail.sqlite").path).read {
+            db in
             try String.fetchAll(db, sql: "SELECT status FROM pending_action")
         }
         #expect(actions == ["completed"], "the archive killed mid-push was sent again and completed")
@@ -160,7 +177,10 @@ struct SyncExit: Sendable {
         let file = dir.appendingPathComponent("token")
         try Data(token.utf8).write(to: file)
         let home = dir.appendingPathComponent("home")
-        #expect(try await CLIFixture.run(["login", "--home", home.path, "--refresh-token-file", file.path], environment: emulator.environment).status == 0)
+        #expect(
+            try await CLIFixture.run(
+                ["login", "--home", home.path, "--refresh-token-file", file.path], environment: emulator.environment
+            ).status == 0)
         #expect(try await CLIFixture.run(["sync", "--home", home.path], environment: emulator.environment).status == 0)
 
         // This test process plays the running sync: it holds the lock file a sync holds, so the

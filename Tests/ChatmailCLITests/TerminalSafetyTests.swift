@@ -68,23 +68,33 @@ import Testing
         }
         // The decoded text is still there, only its controls are gone.
         let shown = try await fixture.run(["show", "mallory", "--color", "never"])
-        #expect(shown.stdout.contains("invoice") && shown.stdout.contains("click") && shown.stdout.contains("notes.txt"))
+        #expect(
+            shown.stdout.contains("invoice") && shown.stdout.contains("click") && shown.stdout.contains("notes.txt"))
     }
 
     @Test("raw controls stored in names, subjects, bodies and file names are neutralized by every renderer")
     func rawInStore() async throws {
         let fixture = try CLIFixture()
-        let hostile = "\u{1B}]0;pwned\u{07}\u{1B}[2J\u{9B}31m\u{9D}8;;x\u{9C}\u{202E}\u{2066}Mallory\u{200B}\u{1B}]52;c;Zm9v\u{07}"
+        let hostile =
+            "\u{1B}]0;pwned\u{07}\u{1B}[2J\u{9B}31m\u{9D}8;;x\u{9C}\u{202E}\u{2066}Mallory\u{200B}\u{1B}]52;c;Zm9v\u{07}"
         try await fixture.store.write { tx in
             let account = try tx.ensureAccount(email: "me@example.org")
             var touched = Set<ConversationID>()
             // Two hostile people, so a prefix is ambiguous and stderr lists both names.
             for (index, address) in ["mallory@example.com", "mallet@example.com"].enumerated() {
-                touched.formUnion(try tx.upsert(MessageInput(
-                    gmailID: "x\(index)", threadID: "t", internalDateMs: CLIFixture.now - 1000,
-                    from: EmailAddress(address: address, name: hostile), to: [EmailAddress(address: "me@example.org")],
-                    subject: hostile, bodyText: hostile + "\nbody \u{1B}]8;;https://evil\u{07}x\u{1B}]8;;\u{07}", labelIDs: ["INBOX", "UNREAD"],
-                    attachments: [.init(partID: "1", filename: hostile + ".pdf", mimeType: "application/pdf", size: 1)]), in: account).affectedConversations)
+                touched.formUnion(
+                    try tx.upsert(
+                        MessageInput(
+                            gmailID: "x\(index)", threadID: "t", internalDateMs: CLIFixture.now - 1000,
+                            from: EmailAddress(address: address, name: hostile),
+                            to: [EmailAddress(address: "me@example.org")],
+                            subject: hostile,
+                            bodyText: hostile + "\nbody \u{1B}]8;;https://evil\u{07}x\u{1B}]8;;\u{07}",
+                            labelIDs: ["INBOX", "UNREAD"],
+                            attachments: [
+                                .init(partID: "1", filename: hostile + ".pdf", mimeType: "application/pdf", size: 1)
+                            ]), in: account
+                    ).affectedConversations)
             }
             try tx.recomputeRollups(for: touched)
         }

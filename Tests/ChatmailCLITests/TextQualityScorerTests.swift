@@ -14,9 +14,12 @@ import Testing
         init(_ cases: [(name: String, body: String, expected: String)]) throws {
             for entry in cases {
                 let message = url.appendingPathComponent(entry.name + ".eml")
-                try FileManager.default.createDirectory(at: message.deletingLastPathComponent(), withIntermediateDirectories: true)
-                let raw = "From: Bob <bob@example.com>\r\nTo: Ann <ann@example.com>\r\nSubject: Re: test\r\n"
-                    + "Date: Tue, 05 Mar 2024 11:15:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" + entry.body
+                try FileManager.default.createDirectory(
+                    at: message.deletingLastPathComponent(), withIntermediateDirectories: true)
+                let raw =
+                    "From: Bob <bob@example.com>\r\nTo: Ann <ann@example.com>\r\nSubject: Re: test\r\n"
+                    + "Date: Tue, 05 Mar 2024 11:15:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
+                    + entry.body
                 try Data(raw.utf8).write(to: message)
                 try Data(entry.expected.utf8).write(to: url.appendingPathComponent(entry.name + ".expected.txt"))
             }
@@ -29,8 +32,10 @@ import Testing
 
     @Test("every message of the evaluation set has its expected text, and there are at least 300 cases")
     func evaluationSetIsComplete() throws {
-        let walker = try #require(FileManager.default.enumerator(at: Self.evaluationSet, includingPropertiesForKeys: nil))
-        var messages: Set<String> = [], expectations: Set<String> = []
+        let walker = try #require(
+            FileManager.default.enumerator(at: Self.evaluationSet, includingPropertiesForKeys: nil))
+        var messages: Set<String> = []
+        var expectations: Set<String> = []
         for case let file as URL in walker {
             let path = file.path
             if path.hasSuffix(".expected.txt") {
@@ -39,8 +44,12 @@ import Testing
                 messages.insert(String(path.dropLast(".eml".count)))
             }
         }
-        #expect(messages.subtracting(expectations).isEmpty, "without expected text: \(messages.subtracting(expectations).sorted())")
-        #expect(expectations.subtracting(messages).isEmpty, "without message: \(expectations.subtracting(messages).sorted())")
+        #expect(
+            messages.subtracting(expectations).isEmpty,
+            "without expected text: \(messages.subtracting(expectations).sorted())")
+        #expect(
+            expectations.subtracting(messages).isEmpty,
+            "without message: \(expectations.subtracting(messages).sorted())")
         #expect(messages.count >= 300)
     }
 
@@ -52,7 +61,9 @@ import Testing
         let categories = try #require(object["categories"] as? [String: Int])
         #expect(object["cases"] as? Int ?? 0 >= 300)
         #expect(categories.values.reduce(0, +) == object["cases"] as? Int)
-        for category in ["attribution-languages", "outlook-header-block", "html-quotes", "interleaved", "keep", "corpus-top"] {
+        for category in [
+            "attribution-languages", "outlook-header-block", "html-quotes", "interleaved", "keep", "corpus-top",
+        ] {
             #expect(categories[category] ?? 0 >= 5, "\(category) has \(categories[category] ?? 0) cases")
         }
     }
@@ -72,7 +83,10 @@ import Testing
             // Exact ignores trailing whitespace and CRLF, nothing else.
             (name: "plain/exact", body: "Hello world", expected: "Hello world  \r\n\r\n"),
             // Leading spaces and a run of blank lines: not exact, but the lenient form is identical.
-            (name: "plain/whitespace", body: "Hello there\r\n\r\n\r\n\r\nGeneral Kenobi", expected: "  Hello there\n\nGeneral Kenobi"),
+            (
+                name: "plain/whitespace", body: "Hello there\r\n\r\n\r\n\r\nGeneral Kenobi",
+                expected: "  Hello there\n\nGeneral Kenobi"
+            ),
             // Levenshtein("kitten", "sitting") = 3, over the longer length 7; "sitting" is lost.
             (name: "plain/kitten", body: "kitten", expected: "sitting"),
             // One edit in ten characters is exactly the 10% threshold: lenient.
@@ -94,7 +108,9 @@ import Testing
             let entry = byName[name] ?? [:]
             #expect(entry["exact"] as? Bool == exact, "\(name) exact")
             #expect(entry["lenient"] as? Bool == lenient, "\(name) lenient")
-            #expect(abs((entry["distance"] as? Double ?? -1) - distance) < 0.0001, "\(name) distance \(entry["distance"] ?? "nil")")
+            #expect(
+                abs((entry["distance"] as? Double ?? -1) - distance) < 0.0001,
+                "\(name) distance \(entry["distance"] ?? "nil")")
             #expect(entry["lostWords"] as? [String] == lost, "\(name) lost words")
             #expect(entry["overStripped"] as? Bool == !lost.isEmpty, "\(name) over-stripped")
         }
@@ -140,24 +156,28 @@ import Testing
         let bench = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("chatmail-bench")
         guard FileManager.default.isExecutableFile(atPath: bench.path) else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: bench.path + " (run swift build --build-tests)"])
+            throw CocoaError(
+                .fileNoSuchFile, userInfo: [NSFilePathErrorKey: bench.path + " (run swift build --build-tests)"])
         }
         return try await withCheckedThrowingContinuation { continuation in
             Thread {
-                continuation.resume(with: Result {
-                    let process = Process()
-                    process.executableURL = bench
-                    process.arguments = arguments
-                    let out = Pipe(), err = Pipe()
-                    process.standardOutput = out
-                    process.standardError = err
-                    try process.run()
-                    let outData = out.fileHandleForReading.readDataToEndOfFile()
-                    let errData = err.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    return RunResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                                     stderr: String(decoding: errData, as: UTF8.self))
-                })
+                continuation.resume(
+                    with: Result {
+                        let process = Process()
+                        process.executableURL = bench
+                        process.arguments = arguments
+                        let out = Pipe()
+                        let err = Pipe()
+                        process.standardOutput = out
+                        process.standardError = err
+                        try process.run()
+                        let outData = out.fileHandleForReading.readDataToEndOfFile()
+                        let errData = err.fileHandleForReading.readDataToEndOfFile()
+                        process.waitUntilExit()
+                        return RunResult(
+                            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                            stderr: String(decoding: errData, as: UTF8.self))
+                    })
             }.start()
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import ChatmailStore
 import GRDB
 import Testing
+
+@testable import ChatmailStore
 
 @Suite struct ConversationIdentityTests {
     @Test("messages with the same people land in one conversation, whatever the spelling")
@@ -105,9 +106,11 @@ import Testing
             #expect(transcript.messages.map(\.text) == ["v2"])
             #expect(transcript.messages[0].labels == ["INBOX"])
             let counts = try DatabaseQueue(path: path.path).read { db in
-                try [Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message"),
-                     Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message_participant"),
-                     Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message_fts WHERE message_fts MATCH 'v2'")]
+                try [
+                    Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message"),
+                    Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message_participant"),
+                    Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message_fts WHERE message_fts MATCH 'v2'"),
+                ]
             }
             #expect(counts == [1, 2, 1])
         }

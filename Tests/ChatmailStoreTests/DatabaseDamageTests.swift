@@ -1,7 +1,8 @@
-@testable import ChatmailStore
 import Foundation
 import GRDB
 import Testing
+
+@testable import ChatmailStore
 
 @Suite struct DatabaseDamageTests {
     /// Moves everything from the WAL into the database file, so the file alone holds the data.
@@ -29,15 +30,21 @@ import Testing
         }
     }
 
-    @Test("a damaged page of the conversation and message tables: the store opens, and each query that reads them says the file is damaged")
+    @Test(
+        "a damaged page of the conversation and message tables: the store opens, and each query that reads them says the file is damaged"
+    )
     func damagedPages() async throws {
         try await withTemporaryStore { store, path throws in
-            let (account, _) = try store.seed((1...40).map { message("m\($0)", from: $0.isMultiple(of: 2) ? alice : bob, text: "text \($0)") })
+            let (account, _) = try store.seed(
+                (1...40).map { message("m\($0)", from: $0.isMultiple(of: 2) ? alice : bob, text: "text \($0)") })
             let conversation = try #require(try store.conversations(in: account).first)
             try checkpoint(store)
             let (pageSize, roots) = try store.read { db in
-                (try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096,
-                 try Int.fetchAll(db, sql: "SELECT rootpage FROM sqlite_master WHERE name IN ('conversation', 'message')"))
+                (
+                    try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096,
+                    try Int.fetchAll(
+                        db, sql: "SELECT rootpage FROM sqlite_master WHERE name IN ('conversation', 'message')")
+                )
             }
             #expect(roots.count == 2 && !roots.contains(1))
             for page in roots { try damage(path, page: page, pageSize: pageSize) }
@@ -52,11 +59,13 @@ import Testing
         }
     }
 
-    @Test("the summary of an unexpected database error keeps SQLite's reason and leaves out the statement and its values")
+    @Test(
+        "the summary of an unexpected database error keeps SQLite's reason and leaves out the statement and its values")
     func summaryWithoutSQL() throws {
         let error = DatabaseError(
             resultCode: .SQLITE_ERROR, message: "no such column: secret",
-            sql: "SELECT body FROM message WHERE from_address = ?", arguments: ["alice@example.com"], publicStatementArguments: true)
+            sql: "SELECT body FROM message WHERE from_address = ?", arguments: ["alice@example.com"],
+            publicStatementArguments: true)
         #expect("\(error)".contains("SELECT"))  // what GRDB itself would print
         let summary = try #require(StoreError.databaseFailureSummary(of: error))
         #expect(summary.contains("no such column: secret"))

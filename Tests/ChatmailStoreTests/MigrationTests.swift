@@ -1,12 +1,14 @@
-@testable import ChatmailStore
 import Foundation
 import GRDB
 import Testing
 
+@testable import ChatmailStore
+
 @Suite struct MigrationTests {
     static let expectedTables = [
         "abandoned_message", "account", "account_alias", "attachment", "conversation", "conversation_participant",
-        "label", "label_recheck", "message", "message_fts", "message_label", "message_participant", "pending_action", "sqlite_sequence",
+        "label", "label_recheck", "message", "message_fts", "message_label", "message_participant", "pending_action",
+        "sqlite_sequence",
         "sync_queue",
     ]
 
@@ -16,12 +18,19 @@ import Testing
             let queue = try DatabaseQueue(path: path.path)
             try queue.read { db in
                 let tables = try String.fetchAll(
-                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'grdb%' AND name NOT LIKE '%fts_%' ORDER BY name")
+                    db,
+                    sql:
+                        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'grdb%' AND name NOT LIKE '%fts_%' ORDER BY name"
+                )
                 #expect(tables == Self.expectedTables)
                 #expect(try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal")
                 let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
-                #expect(applied == ["001_account", "002_conversation", "003_message", "004_message_fts", "005_queues", "006_sync_queue",
-                                    "007_pending_action_details", "008_drop_message_html", "009_covering_conversation_index"])
+                #expect(
+                    applied == [
+                        "001_account", "002_conversation", "003_message", "004_message_fts", "005_queues",
+                        "006_sync_queue",
+                        "007_pending_action_details", "008_drop_message_html", "009_covering_conversation_index",
+                    ])
             }
         }
     }
@@ -33,7 +42,7 @@ import Testing
             let before = try Self.schemaDump(path)
             _ = try ChatmailStore(path: path.path)  // reopen: migrates again
             let pool = try DatabasePool(path: path.path)
-            try SchemaMigrator().migrate(pool)       // and explicitly
+            try SchemaMigrator().migrate(pool)  // and explicitly
             #expect(try Self.schemaDump(path) == before)
             let reopened = try ChatmailStore(path: path.path)
             #expect(try reopened.accounts().count == 1)
@@ -62,11 +71,13 @@ import Testing
         }
     }
 
-    @Test("malformed migration folders are rejected, not silently skipped", arguments: [
-        (["001_a.sql", "003_c.sql"], "expected migration 2"),
-        (["001_a.sql", "001_b.sql"], "expected migration 2"),
-        (["01_a.sql"], "not named NNN_name.sql"),
-    ])
+    @Test(
+        "malformed migration folders are rejected, not silently skipped",
+        arguments: [
+            (["001_a.sql", "003_c.sql"], "expected migration 2"),
+            (["001_a.sql", "001_b.sql"], "expected migration 2"),
+            (["01_a.sql"], "not named NNN_name.sql"),
+        ])
     func malformed(files: [String], reason: String) throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("migrations-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -92,11 +103,15 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
         let (path, pool) = try Self.database(migratedThrough: 6, in: dir)
         try await pool.write { db in
-            try db.execute(sql: "INSERT INTO account (email, email_normalized, created_at_ms) VALUES ('me@example.org', 'me@example.org', 0)")
-            try db.execute(sql: """
-                INSERT INTO pending_action (account_id, kind, target_message_ids, remove_labels, status, attempts, next_attempt_at_ms, last_error, created_at_ms, updated_at_ms)
-                VALUES (1, 'archive', '["a","b"]', '["INBOX"]', 'failed', 2, 5, 'HTTP 503', 1, 2)
-                """)
+            try db.execute(
+                sql:
+                    "INSERT INTO account (email, email_normalized, created_at_ms) VALUES ('me@example.org', 'me@example.org', 0)"
+            )
+            try db.execute(
+                sql: """
+                    INSERT INTO pending_action (account_id, kind, target_message_ids, remove_labels, status, attempts, next_attempt_at_ms, last_error, created_at_ms, updated_at_ms)
+                    VALUES (1, 'archive', '["a","b"]', '["INBOX"]', 'failed', 2, 5, 'HTTP 503', 1, 2)
+                    """)
         }
         try pool.close()
 
@@ -105,9 +120,13 @@ import Testing
         let kept = try #require(try store.pendingActions(of: account).first)
         #expect(kept.id.rawValue == 1 && kept.kind == .archive && kept.targetIDs == ["a", "b"] && kept.sentIDs.isEmpty)
         #expect(kept.status == .failed && kept.attempts == 2 && kept.lastError == "HTTP 503" && kept.target == "")
-        let second = try await store.write { tx in try tx.insertPendingAction(kind: .star, target: "x", gmailIDs: ["c"], in: account) }
+        let second = try await store.write { tx in
+            try tx.insertPendingAction(kind: .star, target: "x", gmailIDs: ["c"], in: account)
+        }
         try await store.write { tx in try tx.deletePendingAction(second.id, in: account) }
-        let third = try await store.write { tx in try tx.insertPendingAction(kind: .star, target: "x", gmailIDs: ["c"], in: account) }
+        let third = try await store.write { tx in
+            try tx.insertPendingAction(kind: .star, target: "x", gmailIDs: ["c"], in: account)
+        }
         #expect(second.id.rawValue == 2 && third.id.rawValue == 3)
     }
 
@@ -117,21 +136,29 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
         let (path, pool) = try Self.database(migratedThrough: 7, in: dir)
         try await pool.write { db in
-            try db.execute(sql: "INSERT INTO account (email, email_normalized, created_at_ms) VALUES ('me@example.org', 'me@example.org', 0)")
-            try db.execute(sql: "INSERT INTO conversation (account_id, participant_hash, created_at_ms) VALUES (1, ?, 0)",
-                           arguments: [String(repeating: "a", count: 64)])
-            try db.execute(sql: """
-                INSERT INTO message (account_id, gmail_id, thread_id, conversation_id, internal_date_ms, from_address,
-                    body_text, body_html_sanitized)
-                VALUES (1, 'g1', 't1', 1, 1, 'alice@example.com', 'hello there', '<p>hello there</p>')
-                """)
+            try db.execute(
+                sql:
+                    "INSERT INTO account (email, email_normalized, created_at_ms) VALUES ('me@example.org', 'me@example.org', 0)"
+            )
+            try db.execute(
+                sql: "INSERT INTO conversation (account_id, participant_hash, created_at_ms) VALUES (1, ?, 0)",
+                arguments: [String(repeating: "a", count: 64)])
+            try db.execute(
+                sql: """
+                    INSERT INTO message (account_id, gmail_id, thread_id, conversation_id, internal_date_ms, from_address,
+                        body_text, body_html_sanitized)
+                    VALUES (1, 'g1', 't1', 1, 1, 'alice@example.com', 'hello there', '<p>hello there</p>')
+                    """)
         }
         try pool.close()
         _ = try ChatmailStore(path: path.path, clock: { 10 })  // applies 008 on open
-        let (columns, text) = try await DatabaseQueue(path: path.path).read { db in
-            (try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('message')"),
-             try String.fetchOne(db, sql: "SELECT body_text FROM message WHERE gmail_id = 'g1'"))
-        } as ([String], String?)
+        let (columns, text) =
+            try await DatabaseQueue(path: path.path).read { db in
+                (
+                    try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('message')"),
+                    try String.fetchOne(db, sql: "SELECT body_text FROM message WHERE gmail_id = 'g1'")
+                )
+            } as ([String], String?)
         #expect(!columns.contains("body_html_sanitized"))
         #expect(columns.contains("body_text"))
         #expect(text == "hello there")
@@ -143,7 +170,8 @@ import Testing
         let migrations = directory.appendingPathComponent("migrations")
         try FileManager.default.createDirectory(at: migrations, withIntermediateDirectories: true)
         for migration in try SchemaMigrator().migrations where migration.number <= number {
-            try migration.sql.write(to: migrations.appendingPathComponent(migration.identifier + ".sql"), atomically: true, encoding: .utf8)
+            try migration.sql.write(
+                to: migrations.appendingPathComponent(migration.identifier + ".sql"), atomically: true, encoding: .utf8)
         }
         let path = directory.appendingPathComponent("chatmail.sqlite")
         let pool = try DatabasePool(path: path.path)
@@ -153,7 +181,8 @@ import Testing
 
     static func schemaDump(_ path: URL) throws -> [String] {
         try DatabaseQueue(path: path.path).read { db in
-            try String.fetchAll(db, sql: "SELECT type || ' ' || name || ' ' || coalesce(sql, '') FROM sqlite_master ORDER BY name")
+            try String.fetchAll(
+                db, sql: "SELECT type || ' ' || name || ' ' || coalesce(sql, '') FROM sqlite_master ORDER BY name")
                 + String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import ChatmailStore
 import Testing
+
+@testable import ChatmailStore
 
 @Suite struct TranscriptTests {
     @Test("returns the NEWEST N messages, oldest first")
@@ -9,10 +10,12 @@ import Testing
         try await withTemporaryStore { store, _ throws in
             // Inserted out of order, so insertion order cannot pass for date order.
             let order = [5, 1, 9, 3, 7, 0, 8, 2, 6, 4]
-            let (_, results) = try store.seed(order.map { i in
-                message("m\(i)", from: i.isMultiple(of: 3) ? me : alice, to: i.isMultiple(of: 3) ? [alice] : [me],
+            let (_, results) = try store.seed(
+                order.map { i in
+                    message(
+                        "m\(i)", from: i.isMultiple(of: 3) ? me : alice, to: i.isMultiple(of: 3) ? [alice] : [me],
                         at: 1_700_000_000_000 + Int64(i) * 60_000, text: "message \(i)")
-            })
+                })
             let transcript = try #require(try store.transcript(of: results[0].conversationID, limit: 4))
             #expect(transcript.messages.map(\.gmailID) == ["m6", "m7", "m8", "m9"])
             #expect(transcript.earlierMessageCount == 6)
@@ -23,12 +26,18 @@ import Testing
     @Test("carries labels and attachments of each message")
     func labelsAndAttachments() async throws {
         try await withTemporaryStore { store, _ throws in
-            let pdf = MessageInput.Attachment(partID: "2", filename: "report.pdf", mimeType: "application/pdf", size: 12_345)
-            let (_, results) = try store.seed([message("a", from: alice, labels: ["INBOX", "UNREAD", "STARRED"], attachments: [pdf])])
+            let pdf = MessageInput.Attachment(
+                partID: "2", filename: "report.pdf", mimeType: "application/pdf", size: 12_345)
+            let (_, results) = try store.seed([
+                message("a", from: alice, labels: ["INBOX", "UNREAD", "STARRED"], attachments: [pdf])
+            ])
             let transcript = try #require(try store.transcript(of: results[0].conversationID, limit: 10))
             #expect(transcript.messages[0].labels == ["INBOX", "STARRED", "UNREAD"])
             #expect(transcript.messages[0].isUnread)
-            #expect(transcript.messages[0].attachments == [.init(filename: "report.pdf", mimeType: "application/pdf", size: 12_345, isInline: false)])
+            #expect(
+                transcript.messages[0].attachments == [
+                    .init(filename: "report.pdf", mimeType: "application/pdf", size: 12_345, isInline: false)
+                ])
         }
     }
 }
@@ -44,7 +53,9 @@ import Testing
                 message("c", from: news, at: 1, labels: ["INBOX"], newsletter: true),
                 message("d", from: carol, at: 4, labels: []),  // archived
             ])
-            let titles = { (filter: ConversationFilter) in try store.conversations(in: account, filter: filter).map(\.title) }
+            let titles = { (filter: ConversationFilter) in
+                try store.conversations(in: account, filter: filter).map(\.title)
+            }
             #expect(try titles(.init()) == ["Alice Liddell", "Bob Smith", "Shop"])
             #expect(try titles(.init(visibility: .all)) == ["Carol Danvers", "Alice Liddell", "Bob Smith", "Shop"])
             #expect(try titles(.init(visibility: .archived)) == ["Carol Danvers"])
@@ -57,18 +68,21 @@ import Testing
 }
 
 @Suite struct QueryPlanTests {
-    @Test("every conversation list walks a recency index with no sort", arguments: [
-        (ConversationFilter(), "conversation_active_by_recency"),
-        (ConversationFilter(unreadOnly: true), "conversation_active_by_recency"),
-        (ConversationFilter(kind: .people), "conversation_active_by_recency"),
-        (ConversationFilter(visibility: .archived), "conversation_by_recency"),
-        (ConversationFilter(visibility: .all, kind: .newsletters), "conversation_by_recency"),
-    ])
+    @Test(
+        "every conversation list walks a recency index with no sort",
+        arguments: [
+            (ConversationFilter(), "conversation_active_by_recency"),
+            (ConversationFilter(unreadOnly: true), "conversation_active_by_recency"),
+            (ConversationFilter(kind: .people), "conversation_active_by_recency"),
+            (ConversationFilter(visibility: .archived), "conversation_by_recency"),
+            (ConversationFilter(visibility: .all, kind: .newsletters), "conversation_by_recency"),
+        ])
     func plans(filter: ConversationFilter, index: String) async throws {
         try await withTemporaryStore { _, path throws in
             let plan = try DatabaseQueue(path: path.path).read { db in
                 try Row.fetchAll(
-                    db, sql: "EXPLAIN QUERY PLAN \(ChatmailStore.listSQL(filter))", arguments: ["account": 1, "limit": 50]
+                    db, sql: "EXPLAIN QUERY PLAN \(ChatmailStore.listSQL(filter))",
+                    arguments: ["account": 1, "limit": 50]
                 ).map { $0["detail"] as String }
             }
             #expect(plan.contains { $0.contains("USING INDEX \(index)") }, "\(plan)")
@@ -87,7 +101,8 @@ import Testing
             }
             // The outer loop walks the wanted ids; each probes the unique index with BOTH columns.
             #expect(plan.first?.hasPrefix("SCAN wanted") == true, "\(plan)")
-            #expect(plan.contains { $0.hasPrefix("SEARCH m") && $0.contains("(account_id=? AND gmail_id=?)") }, "\(plan)")
+            #expect(
+                plan.contains { $0.hasPrefix("SEARCH m") && $0.contains("(account_id=? AND gmail_id=?)") }, "\(plan)")
         }
     }
 
@@ -113,13 +128,20 @@ import Testing
             }
             let aggregate = try #require(plans.first { $0.sql.contains("WITH visible") }, "\(plans.map(\.sql))")
             // Reading each message's row instead costs a page per message on a large mailbox.
-            #expect(aggregate.plan.contains("SEARCH m USING COVERING INDEX message_by_conversation_date (conversation_id=?)"), "\(aggregate.plan)")
-            #expect(!aggregate.plan.contains { $0.contains("USING INDEX message_by_conversation_date") }, "\(aggregate.plan)")
+            #expect(
+                aggregate.plan.contains(
+                    "SEARCH m USING COVERING INDEX message_by_conversation_date (conversation_id=?)"),
+                "\(aggregate.plan)")
+            #expect(
+                !aggregate.plan.contains { $0.contains("USING INDEX message_by_conversation_date") },
+                "\(aggregate.plan)")
             // Scans are fine only over what does not grow with the mailbox: the id list, the aggregate of the
             // touched conversations, and `label` (one row per Gmail label).
             let small = ["SCAN json_each", "SCAN aggregate", "SCAN label"]
             for (sql, plan) in plans {
-                #expect(!plan.contains { step in step.hasPrefix("SCAN") && !small.contains { step.hasPrefix($0) } }, "\(sql): \(plan)")
+                #expect(
+                    !plan.contains { step in step.hasPrefix("SCAN") && !small.contains { step.hasPrefix($0) } },
+                    "\(sql): \(plan)")
             }
         }
     }

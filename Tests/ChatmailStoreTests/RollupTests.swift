@@ -1,7 +1,8 @@
 import Foundation
-@testable import ChatmailStore
 import GRDB
 import Testing
+
+@testable import ChatmailStore
 
 @Suite struct RollupTests {
     static let t0: Int64 = 1_700_000_000_000
@@ -26,7 +27,7 @@ import Testing
         try await withTemporaryStore { store, _ throws in
             let news = EmailAddress(address: "news@shop.example", name: "Shop")
             let (account, _) = try store.seed([
-                message("n1", from: news, text: "Long marketing body", subject: "Autumn sale", newsletter: true),
+                message("n1", from: news, text: "Long marketing body", subject: "Autumn sale", newsletter: true)
             ])
             let row = try #require(try store.conversations(in: account).first)
             #expect(row.snippet == "Autumn sale")
@@ -51,8 +52,8 @@ import Testing
         try await withTemporaryStore { store, _ throws in
             let (account, _) = try store.seed([
                 message("a", from: alice, labels: ["INBOX", "UNREAD"]),
-                message("b", from: alice, labels: ["UNREAD"]),          // archived but unread: not counted
-                message("c", from: alice, labels: ["INBOX"]),           // read
+                message("b", from: alice, labels: ["UNREAD"]),  // archived but unread: not counted
+                message("c", from: alice, labels: ["INBOX"]),  // read
                 message("d", from: alice, labels: ["INBOX", "UNREAD", "STARRED"]),
             ])
             let row = try #require(try store.conversations(in: account).first)
@@ -77,10 +78,12 @@ import Testing
             #expect(row.archivedAtMs == Self.t0 + 99)
             #expect(!row.hasInbox && row.unreadCount == 0)
             #expect(try store.conversations(in: account).isEmpty)
-            #expect(try store.conversations(in: account, filter: .init(visibility: .archived)).map(\.id) == [conversation])
+            #expect(
+                try store.conversations(in: account, filter: .init(visibility: .archived)).map(\.id) == [conversation])
 
             try store.write { tx in
-                let stored = try tx.upsert(message("c", from: alice, at: Self.t0 + Self.minute, labels: ["INBOX", "UNREAD"]), in: account)
+                let stored = try tx.upsert(
+                    message("c", from: alice, at: Self.t0 + Self.minute, labels: ["INBOX", "UNREAD"]), in: account)
                 try tx.recomputeRollups(for: stored.affectedConversations)
             }
             row = try #require(try store.conversation(conversation))
@@ -124,13 +127,15 @@ import Testing
                 message("b", from: alice, at: Self.t0 + Self.minute, text: "trashed"),
             ])
             try store.write { tx in
-                let changed = try tx.modifyLabels(adding: ["TRASH"], removing: ["INBOX"], onMessages: ["b"], in: account)
+                let changed = try tx.modifyLabels(
+                    adding: ["TRASH"], removing: ["INBOX"], onMessages: ["b"], in: account)
                 try tx.recomputeRollups(for: changed)
             }
             var row = try #require(try store.conversation(results[0].conversationID))
             #expect(row.messageCount == 1 && row.snippet == "kept" && row.lastMessageAtMs == Self.t0)
             try store.write { tx in
-                let changed = try tx.modifyLabels(adding: ["TRASH"], removing: ["INBOX"], onMessages: ["a"], in: account)
+                let changed = try tx.modifyLabels(
+                    adding: ["TRASH"], removing: ["INBOX"], onMessages: ["a"], in: account)
                 try tx.recomputeRollups(for: changed)
             }
             row = try #require(try store.conversation(results[0].conversationID))
@@ -157,7 +162,8 @@ import Testing
                 message("a", from: alice, labels: ["INBOX", "UNREAD"]),
                 message("b", from: bob, labels: ["INBOX", "UNREAD"]),
             ])
-            let aliceConversation = results[0].conversationID, bobConversation = results[1].conversationID
+            let aliceConversation = results[0].conversationID
+            let bobConversation = results[1].conversationID
             // Change labels on both conversations' messages, but recompute only Alice's.
             try store.write { tx in
                 try tx.modifyLabels(adding: [], removing: ["UNREAD"], onMessages: ["a", "b"], in: account)
@@ -212,7 +218,8 @@ import Testing
             let (account, results) = try store.seed([message("a", from: unnamed)])
             #expect(try store.conversation(results[0].conversationID)?.title == "dave@example.com")
             try store.write { tx in
-                let stored = try tx.upsert(message("b", from: EmailAddress(address: "dave@example.com", name: "Dave Lister")), in: account)
+                let stored = try tx.upsert(
+                    message("b", from: EmailAddress(address: "dave@example.com", name: "Dave Lister")), in: account)
                 try tx.recomputeRollups(for: stored.affectedConversations)
             }
             #expect(try store.conversation(results[0].conversationID)?.title == "Dave Lister")
@@ -229,7 +236,8 @@ import Testing
             let conversation = results[0].conversationID
             // An older message with another name arrives later, in its own transaction.
             try store.write { tx in
-                try tx.recomputeRollups(for: tx.upsert(named("n2", "Dave B", at: 200), in: account).affectedConversations)
+                try tx.recomputeRollups(
+                    for: tx.upsert(named("n2", "Dave B", at: 200), in: account).affectedConversations)
             }
             #expect(try store.conversation(conversation)?.title == "Dave A")
             // Newest first in one transaction, as an initial sync stores them.

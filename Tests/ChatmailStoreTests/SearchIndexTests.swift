@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import ChatmailStore
 
 @Suite struct SearchIndexTests {
@@ -14,10 +15,12 @@ import Testing
 
     func matches(_ query: String, _ path: URL) throws -> [String] {
         try DatabaseQueue(path: path.path).read { db in
-            try String.fetchAll(db, sql: """
-                SELECT m.gmail_id FROM message_fts JOIN message m ON m.id = message_fts.rowid
-                WHERE message_fts MATCH ? ORDER BY m.gmail_id
-                """, arguments: [query])
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT m.gmail_id FROM message_fts JOIN message m ON m.id = message_fts.rowid
+                    WHERE message_fts MATCH ? ORDER BY m.gmail_id
+                    """, arguments: [query])
         }
     }
 

@@ -1,13 +1,16 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import ChatmailStore
 
 @Suite struct SearchQueryTests {
     @Test("plain words are quoted phrases joined by AND; punctuation inside words is harmless")
     func plainWords() throws {
         #expect(try SearchQuery("lunch friday").expression == "\"lunch\" \"friday\"")
-        #expect(try SearchQuery("don't e-mail 10:30 AT&T C++").expression == "\"don't\" \"e-mail\" \"10:30\" \"AT&T\" \"C++\"")
+        #expect(
+            try SearchQuery("don't e-mail 10:30 AT&T C++").expression
+                == "\"don't\" \"e-mail\" \"10:30\" \"AT&T\" \"C++\"")
         #expect(try SearchQuery("meet*").expression == "\"meet\"*")
         #expect(try SearchQuery("or and not").isAdvanced == false)  // lowercase words are words
         #expect(throws: SearchError.emptyQuery) { try SearchQuery("  \t ") }
@@ -15,7 +18,10 @@ import Testing
 
     @Test("operators, quotes, parentheses and column filters switch to FTS5 syntax")
     func advanced() throws {
-        for text in ["\"exact phrase\"", "lunch OR dinner", "report NOT draft", "(a b)", "subject:invoice", "NEAR(a b)", "^start"] {
+        for text in [
+            "\"exact phrase\"", "lunch OR dinner", "report NOT draft", "(a b)", "subject:invoice", "NEAR(a b)",
+            "^start",
+        ] {
             let query = try SearchQuery(text)
             #expect(query.isAdvanced, "\(text)")
             #expect(query.expression == text)
@@ -40,12 +46,15 @@ import Testing
         #expect(throws: SearchError.tooManyTerms(SearchQuery.maximumTermCount + 1)) {
             try SearchQuery(words.joined(separator: " OR "))
         }
-        #expect(try SearchQuery(Array(repeating: "w1", count: 40).joined(separator: " OR ")).isAdvanced)  // repeats count once
+        // repeats count once
+        #expect(try SearchQuery(Array(repeating: "w1", count: 40).joined(separator: " OR ")).isAdvanced)
         let long = String(repeating: "x", count: SearchQuery.maximumLength + 1)
         #expect(throws: SearchError.tooLong) { try SearchQuery(long) }
         #expect(throws: SearchError.tooLong) { try SearchQuery("\"" + long + "\"") }
         #expect(try SearchQuery(String(long.dropLast())).expression.count == SearchQuery.maximumLength + 2)  // quoted
-        #expect(SearchError.tooManyTerms(40).errorDescription?.contains("too many different words (40; at most 32)") == true)
+        #expect(
+            SearchError.tooManyTerms(40).errorDescription?.contains("too many different words (40; at most 32)") == true
+        )
     }
 }
 
@@ -54,7 +63,9 @@ import Testing
     func ranking() async throws {
         try await withTemporaryStore { store, _ throws in
             let (account, _) = try store.seed([
-                message("once", from: alice, at: 1_000, text: "the garden party was fun and the weather nice and warm all day long"),
+                message(
+                    "once", from: alice, at: 1_000,
+                    text: "the garden party was fun and the weather nice and warm all day long"),
                 message("often", from: bob, at: 2_000, text: "garden garden garden: the garden is lovely"),
                 message("subject", from: carol, at: 3_000, text: "see the plans attached", subject: "Garden plans"),
                 message("none", from: carol, at: 4_000, text: "nothing about it"),
@@ -68,7 +79,10 @@ import Testing
             #expect(hits.map(\.score) == hits.map(\.score).sorted())
             // Matches are marked in the subject and the snippet.
             #expect(hits[1].subject.segments.contains(.init(text: "Garden", isMatch: true)))
-            #expect(hits[0].snippet.segments.filter(\.isMatch).map { $0.text.lowercased() } == ["garden", "garden", "garden", "garden"])
+            #expect(
+                hits[0].snippet.segments.filter(\.isMatch).map { $0.text.lowercased() } == [
+                    "garden", "garden", "garden", "garden",
+                ])
             #expect(hits[0].snippet.plain.contains("the garden is lovely"))
             #expect(try store.search(try SearchQuery("garden"), in: account, limit: 1).map(\.gmailID) == ["often"])
         }
@@ -88,8 +102,9 @@ import Testing
             #expect(try store.search(try SearchQuery("\"be late\""), in: account).map(\.gmailID) == ["a"])
             #expect(try store.search(try SearchQuery("lunch OR meeting"), in: account).count == 2)
             // A pasted repetition finds what the word alone finds.
-            #expect(try store.search(try SearchQuery(String(repeating: "friday ", count: 2_000)), in: account)
-                == store.search(try SearchQuery("friday"), in: account))
+            #expect(
+                try store.search(try SearchQuery(String(repeating: "friday ", count: 2_000)), in: account)
+                    == store.search(try SearchQuery("friday"), in: account))
         }
     }
 
@@ -110,12 +125,18 @@ import Testing
         }
     }
 
-    @Test("when the best candidates are trashed the full query decides; equal scores are cut exactly, latest stored first")
+    @Test(
+        "when the best candidates are trashed the full query decides; equal scores are cut exactly, latest stored first"
+    )
     func fallback() async throws {
         try await withTemporaryStore { store, _ throws in
             // 30 strong matches, all trashed, then 10 weaker visible ones.
-            var messages = (0..<30).map { message("t\($0)", from: alice, at: Int64($0), labels: ["TRASH"], text: "zebra zebra zebra zebra") }
-            messages += (0..<10).map { message("v\($0)", from: bob, at: Int64(100 + $0), text: "a zebra among many other words here \($0)") }
+            var messages = (0..<30).map {
+                message("t\($0)", from: alice, at: Int64($0), labels: ["TRASH"], text: "zebra zebra zebra zebra")
+            }
+            messages += (0..<10).map {
+                message("v\($0)", from: bob, at: Int64(100 + $0), text: "a zebra among many other words here \($0)")
+            }
             // 40 equal matches that differ only in date.
             messages += (0..<40).map { message("e\($0)", from: carol, at: Int64(1_000 + $0), text: "okapi") }
             // Neither word in half of the messages, so bm25 ranks (see `broadWords`).
@@ -129,7 +150,8 @@ import Testing
             #expect(all.count == 40)
             // Three neighbours are marked in one pass over their id range, all 40 by a probe each: the same marks.
             let marked = [MarkedText.Segment(text: "okapi", isMatch: true)]
-            #expect(newest.allSatisfy { $0.snippet.segments == marked } && all.allSatisfy { $0.snippet.segments == marked })
+            #expect(
+                newest.allSatisfy { $0.snippet.segments == marked } && all.allSatisfy { $0.snippet.segments == marked })
         }
     }
 
@@ -152,13 +174,17 @@ import Testing
             #expect(hits.allSatisfy { $0.score == 0 })
             #expect(hits[1].subject.segments.contains(.init(text: "Invoice", isMatch: true)))
             #expect(hits[0].snippet.segments.contains(.init(text: "invoice", isMatch: true)))
-            #expect(try store.search(try SearchQuery("invoice"), in: account, limit: 2).map(\.gmailID) == ["new", "mid"])
+            #expect(
+                try store.search(try SearchQuery("invoice"), in: account, limit: 2).map(\.gmailID) == ["new", "mid"])
             // Both words broad (invoice 5, hotel 4 of 7): still newest first.
             #expect(try store.search(try SearchQuery("hotel invoice"), in: account).map(\.gmailID) == ["mid"])
             #expect(try store.search(try SearchQuery("invoice hotel*"), in: account).map(\.gmailID) == ["mid"])
             // Alice's conversation only.
             let alices = try #require(upserts[0].affectedConversations.first)
-            #expect(try store.search(try SearchQuery("invoice"), in: account, conversation: alices).map(\.gmailID) == ["new", "mid"])
+            #expect(
+                try store.search(try SearchQuery("invoice"), in: account, conversation: alices).map(\.gmailID) == [
+                    "new", "mid",
+                ])
             // One rare word (booking: 1 of 7) and bm25 decides again, with real scores.
             let ranked = try store.search(try SearchQuery("hotel booking"), in: account)
             #expect(ranked.map(\.gmailID) == ["recent"] && ranked[0].score < 0)
@@ -180,7 +206,9 @@ import Testing
             let (account, _) = try store.seed(messages)
             let byDate = (0..<30).sorted { dates[$0] > dates[$1] }.map { "m\($0)" }
             for limit in [1, 5, 13, 29, 30, 100] {
-                #expect(try store.search(try SearchQuery("memo"), in: account, limit: limit).map(\.gmailID) == Array(byDate.prefix(limit)), "limit \(limit)")
+                #expect(
+                    try store.search(try SearchQuery("memo"), in: account, limit: limit).map(\.gmailID)
+                        == Array(byDate.prefix(limit)), "limit \(limit)")
             }
         }
     }
@@ -203,7 +231,9 @@ import Testing
     @Test("search sees the store's updates and deletes at once (the index is kept in step)")
     func followsWrites() async throws {
         try await withTemporaryStore { store, path throws in
-            let (account, _) = try store.seed([message("a", from: alice, text: "quokka"), message("b", from: bob, text: "wombat")])
+            let (account, _) = try store.seed([
+                message("a", from: alice, text: "quokka"), message("b", from: bob, text: "wombat"),
+            ])
             try store.write { tx in
                 try tx.upsert(message("a", from: alice, text: "numbat"), in: account)
                 try tx.deleteMessages(gmailIDs: ["b"], in: account)

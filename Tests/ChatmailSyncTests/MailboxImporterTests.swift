@@ -1,8 +1,8 @@
 import ChatmailStore
 import ChatmailSync
 import Foundation
-import MailText
 import GRDB
+import MailText
 import Testing
 
 /// A store in a fresh temporary directory, with a pinned clock so two imports can be compared byte for byte.
@@ -24,12 +24,15 @@ func withImportStore<T>(_ body: (ChatmailStore, URL, AccountID) async throws -> 
 func canonicalDump(_ path: URL) throws -> [String] {
     try DatabaseQueue(path: path.path).read { db in
         var lines: [String] = []
-        for table in ["account", "account_alias", "label", "conversation", "conversation_participant", "message",
-                      "message_label", "message_participant", "attachment", "pending_action", "abandoned_message"] {
+        for table in [
+            "account", "account_alias", "label", "conversation", "conversation_participant", "message",
+            "message_label", "message_participant", "attachment", "pending_action", "abandoned_message",
+        ] {
             let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table)")
             lines += rows.map { "\(table): \($0.description)" }.sorted()
         }
-        lines += try String.fetchAll(db, sql: "SELECT rowid || ' ' || subject FROM message_fts WHERE message_fts MATCH 'the' ORDER BY rowid")
+        lines += try String.fetchAll(
+            db, sql: "SELECT rowid || ' ' || subject FROM message_fts WHERE message_fts MATCH 'the' ORDER BY rowid")
         return lines
     }
 }
@@ -41,7 +44,8 @@ func expectSameDump(_ lhs: [String], _ rhs: [String], sourceLocation: SourceLoca
     #expect(difference == nil, "first difference: \(String(describing: difference))", sourceLocation: sourceLocation)
 }
 
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 let corpusRoot = repositoryRoot.appendingPathComponent("Fixtures/corpus")
 
 @Suite struct MailboxImporterTests {
@@ -70,7 +74,8 @@ let corpusRoot = repositoryRoot.appendingPathComponent("Fixtures/corpus")
 
     @Test("a Takeout mbox: X-Gmail-Labels become labels, >From is unescaped, the separator dates a Date-less message")
     func takeout() async throws {
-        let messages = try MailboxSource.read(repositoryRoot.appendingPathComponent("Fixtures/import/takeout.mbox").path)
+        let messages = try MailboxSource.read(
+            repositoryRoot.appendingPathComponent("Fixtures/import/takeout.mbox").path)
         #expect(messages.count == 3)
         try await withImportStore { store, _, account in
             let report = try await MailboxImporter(store: store).run(messages, into: account)
@@ -99,10 +104,12 @@ let corpusRoot = repositoryRoot.appendingPathComponent("Fixtures/corpus")
             _ = try await MailboxImporter(store: store).run(messages, into: account)
             var newer = messages
             let original = String(decoding: newer[0].bytes, as: UTF8.self)
-            newer[0].bytes = Array(original.replacingOccurrences(of: "X-Gmail-Labels: Inbox,Unread,", with: "X-Gmail-Labels: ").utf8)
+            newer[0].bytes = Array(
+                original.replacingOccurrences(of: "X-Gmail-Labels: Inbox,Unread,", with: "X-Gmail-Labels: ").utf8)
             let report = try await MailboxImporter(store: store).run(newer, into: account)
             #expect(report.inserted == 0 && report.relabelled == 1 && report.unchanged == 2)
-            let alice = try #require(try store.conversations(in: account, filter: .init(visibility: .all)).first { $0.title == "Alice" })
+            let alice = try #require(
+                try store.conversations(in: account, filter: .init(visibility: .all)).first { $0.title == "Alice" })
             #expect(alice.messageCount == 2)
             #expect(alice.unreadCount == 0)
             #expect(alice.isArchived)  // INBOX left her message; only all-from-me conversations stay visible
@@ -112,7 +119,9 @@ let corpusRoot = repositoryRoot.appendingPathComponent("Fixtures/corpus")
 
     @Test("missing paths and empty directories are reported, not imported")
     func badPaths() throws {
-        #expect(throws: MailboxSource.Failure.notFound("/nonexistent/chatmail")) { try MailboxSource.read("/nonexistent/chatmail") }
+        #expect(throws: MailboxSource.Failure.notFound("/nonexistent/chatmail")) {
+            try MailboxSource.read("/nonexistent/chatmail")
+        }
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-empty-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: empty) }  // best-effort cleanup
@@ -122,7 +131,8 @@ let corpusRoot = repositoryRoot.appendingPathComponent("Fixtures/corpus")
 
 @Suite struct MailboxSourceValidationTests {
     static let passwd = "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"
-    static let message = "From: Alice <alice@example.com>\nTo: me@example.org\nSubject: hi\nDate: Tue, 4 Mar 2025 10:00:00 +0000\n\nHello.\n"
+    static let message =
+        "From: Alice <alice@example.com>\nTo: me@example.org\nSubject: hi\nDate: Tue, 4 Mar 2025 10:00:00 +0000\n\nHello.\n"
 
     func scratch() throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-source-\(UUID().uuidString)")
@@ -130,16 +140,21 @@ let corpusRoot = repositoryRoot.appendingPathComponent("Fixtures/corpus")
         return dir
     }
 
-    @Test("a file given by itself that is not mail is refused with the reason, whether it looks like an .eml or an mbox")
+    @Test(
+        "a file given by itself that is not mail is refused with the reason, whether it looks like an .eml or an mbox")
     func singleFileRefused() throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
         let file = dir.appendingPathComponent("passwd")
         try Data(Self.passwd.utf8).write(to: file)
-        #expect(throws: MailboxSource.Failure.notAMessage(file.path, .noMessageHeaderFields)) { try MailboxSource.read(file.path) }
+        #expect(throws: MailboxSource.Failure.notAMessage(file.path, .noMessageHeaderFields)) {
+            try MailboxSource.read(file.path)
+        }
         let mbox = dir.appendingPathComponent("letter.mbox")
         try Data("From the desk of the editor\nplease read this\n".utf8).write(to: mbox)
-        #expect(throws: MailboxSource.Failure.notAMessage(mbox.path, .noHeaderFields)) { try MailboxSource.read(mbox.path) }
+        #expect(throws: MailboxSource.Failure.notAMessage(mbox.path, .noHeaderFields)) {
+            try MailboxSource.read(mbox.path)
+        }
     }
 
     @Test("in a directory, a file that is not mail is skipped by name and the rest is imported")
@@ -154,7 +169,10 @@ let corpusRoot = repositoryRoot.appendingPathComponent("Fixtures/corpus")
             let report = try await MailboxImporter(store: store).run(messages, into: account)
             #expect(report.inserted == 1)
             #expect(report.skipped.map(\.origin) == ["b.eml"])
-            #expect(report.skipped.map(\.reason) == ["not an email message: \(MessageValidation.Rejection.noMessageHeaderFields)"])
+            #expect(
+                report.skipped.map(\.reason) == [
+                    "not an email message: \(MessageValidation.Rejection.noMessageHeaderFields)"
+                ])
         }
     }
 }
@@ -170,16 +188,22 @@ enum ParticipantRuleCheck {
                 conversationOf[row["id"]] = row["conversation_id"]
                 messageSets[row["id"]] = []
             }
-            for row in try Row.fetchAll(db, sql: "SELECT message_id, address FROM message_participant WHERE role IN ('from', 'to', 'cc')") {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT message_id, address FROM message_participant WHERE role IN ('from', 'to', 'cc')")
+            {
                 let key = EmailNormalizer.identityKey(for: row["address"])
                 if !aliases.contains(key) && !key.isEmpty { messageSets[row["message_id"], default: []].insert(key) }
             }
             var conversationSets: [Int64: Set<String>] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT conversation_id, address_normalized FROM conversation_participant") {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT conversation_id, address_normalized FROM conversation_participant")
+            {
                 conversationSets[row["conversation_id"], default: []].insert(row["address_normalized"])
             }
             var hashes: [Int64: String] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT id, participant_hash FROM conversation") { hashes[row["id"]] = row["participant_hash"] }
+            for row in try Row.fetchAll(db, sql: "SELECT id, participant_hash FROM conversation") {
+                hashes[row["id"]] = row["participant_hash"]
+            }
             var mismatches = 0
             for (message, people) in messageSets {
                 let conversation = conversationOf[message]!

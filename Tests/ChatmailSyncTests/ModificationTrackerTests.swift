@@ -1,11 +1,12 @@
 import ChatmailStore
-@testable import ChatmailSync
 import Foundation
+import GRDB
 import GmailAPI
 import GmailEmulator
-import GRDB
 import Synchronization
 import Testing
+
+@testable import ChatmailSync
 
 /// Rollups are recomputed for exactly the conversations reported to the ModificationTracker.
 ///
@@ -24,25 +25,31 @@ import Testing
     /// Gives every conversation rollups that no recompute produces.
     func spoilRollups(_ harness: QueueHarness) throws {
         try DatabaseQueue(path: harness.path.path).write { db in
-            try db.execute(sql: "UPDATE conversation SET snippet = ?, unread_count = 99, message_count = 99", arguments: [Self.spoiled])
+            try db.execute(
+                sql: "UPDATE conversation SET snippet = ?, unread_count = 99, message_count = 99",
+                arguments: [Self.spoiled])
         }
     }
 
     /// The conversations whose rollups were rewritten since ``spoilRollups(_:)``.
     func recomputed(_ harness: QueueHarness) throws -> Set<ConversationID> {
         try DatabaseQueue(path: harness.path.path).read { db in
-            Set(try Int64.fetchAll(db, sql: "SELECT id FROM conversation WHERE snippet <> ?", arguments: [Self.spoiled])
-                .map(ConversationID.init(rawValue:)))
+            Set(
+                try Int64.fetchAll(db, sql: "SELECT id FROM conversation WHERE snippet <> ?", arguments: [Self.spoiled])
+                    .map(ConversationID.init(rawValue:)))
         }
     }
 
     /// The rollup columns of `conversations`.
     func rollups(_ harness: QueueHarness, _ conversations: Set<ConversationID>) throws -> [String] {
         try DatabaseQueue(path: harness.path.path).read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT id, title, snippet, message_count, unread_count, has_inbox, archived_at_ms IS NULL, last_message_at_ms
-                FROM conversation WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id
-                """, arguments: ["[" + conversations.map { String($0.rawValue) }.joined(separator: ",") + "]"]).map(\.description)
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, title, snippet, message_count, unread_count, has_inbox, archived_at_ms IS NULL, last_message_at_ms
+                    FROM conversation WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id
+                    """, arguments: ["[" + conversations.map { String($0.rawValue) }.joined(separator: ",") + "]"]
+            ).map(\.description)
         }
     }
 
@@ -59,17 +66,22 @@ import Testing
         try await withQueueHarness(Self.people) { harness in
             let alice = try harness.conversation("alice")
             try spoilRollups(harness)
-            _ = await harness.emulator.mailbox.insert(raw: rawMessage(5, from: "Alice <alice@example.com>"), labelNames: ["INBOX", "UNREAD"])
+            _ = await harness.emulator.mailbox.insert(
+                raw: rawMessage(5, from: "Alice <alice@example.com>"), labelNames: ["INBOX", "UNREAD"])
 
             let tracker = ModificationTracker()
-            let engine = SyncEngine(store: harness.store, gmail: harness.client, tracker: tracker, reconcileEveryMs: .max)
+            let engine = SyncEngine(
+                store: harness.store, gmail: harness.client, tracker: tracker, reconcileEveryMs: .max)
             let report = try await engine.run(account: harness.account)
             #expect(report.messagesAdded == 1)
             #expect(await tracker.changed == [alice])
             #expect(await tracker.staleConversations.isEmpty)
             #expect(try recomputed(harness) == [alice])
             try await expectCorrect(harness, [alice])
-            let summary = try #require(try harness.store.conversations(in: harness.account.id, filter: ConversationFilter()).first { $0.id == alice })
+            let summary = try #require(
+                try harness.store.conversations(in: harness.account.id, filter: ConversationFilter()).first {
+                    $0.id == alice
+                })
             #expect(summary.messageCount == 3)
             #expect(summary.unreadCount == 2)
         }
@@ -81,23 +93,30 @@ import Testing
             let bob = try harness.conversation("bob")
             let ids = await harness.ids()
             try spoilRollups(harness)
-            _ = try await harness.emulator.mailbox.modify(ids[2], add: [], remove: ["UNREAD", "INBOX"])  // Bob's, read and archived
+            // Bob's, read and archived
+            _ = try await harness.emulator.mailbox.modify(ids[2], add: [], remove: ["UNREAD", "INBOX"])
 
             let tracker = ModificationTracker()
-            let engine = SyncEngine(store: harness.store, gmail: harness.client, tracker: tracker, reconcileEveryMs: .max)
+            let engine = SyncEngine(
+                store: harness.store, gmail: harness.client, tracker: tracker, reconcileEveryMs: .max)
             let report = try await engine.run(account: harness.account)
             #expect(report.messagesAdded == 0, "nothing to download: the persister reports nothing")
             #expect(report.labelChanges > 0)
             #expect(await tracker.changed == [bob])
             #expect(try recomputed(harness) == [bob])
             try await expectCorrect(harness, [bob])
-            let summary = try #require(try harness.store.conversations(in: harness.account.id, filter: .init(visibility: .all)).first { $0.id == bob })
+            let summary = try #require(
+                try harness.store.conversations(in: harness.account.id, filter: .init(visibility: .all)).first {
+                    $0.id == bob
+                })
             #expect(summary.unreadCount == 0)
             #expect(summary.archivedAtMs != nil)
         }
     }
 
-    @Test("labels the pending-action sender takes from Gmail lead to exactly that conversation's rollups being recomputed")
+    @Test(
+        "labels the pending-action sender takes from Gmail lead to exactly that conversation's rollups being recomputed"
+    )
     func pendingActionSenderReports() async throws {
         try await withQueueHarness(Self.people) { harness in
             let carol = try harness.conversation("carol")
@@ -109,7 +128,8 @@ import Testing
 
             let tracker = ModificationTracker()
             let sender = PendingActionSender(
-                store: harness.store, gmail: harness.client, clock: harness.clock.clock, random: FixedRandom(fraction: 0.5), tracker: tracker)
+                store: harness.store, gmail: harness.client, clock: harness.clock.clock,
+                random: FixedRandom(fraction: 0.5), tracker: tracker)
             let summary = try await sender.run(account: harness.account.id)
             #expect(summary.sent == 1)
             #expect(try await harness.localLabels()[ids[3]] == ["STARRED"])
@@ -119,17 +139,22 @@ import Testing
         }
     }
 
-    @Test("deferred writes stay stale in the tracker until a recompute drains them; the next immediate write includes them")
+    @Test(
+        "deferred writes stay stale in the tracker until a recompute drains them; the next immediate write includes them"
+    )
     func trackerDrainsWhatWasReported() async throws {
         try await withQueueHarness(Self.people) { harness in
-            let (alice, bob, carol) = (try harness.conversation("alice"), try harness.conversation("bob"), try harness.conversation("carol"))
+            let (alice, bob, carol) = (
+                try harness.conversation("alice"), try harness.conversation("bob"), try harness.conversation("carol")
+            )
             let ids = await harness.ids()
             let account = harness.account.id
             let tracker = ModificationTracker()
             try spoilRollups(harness)
 
             try await tracker.write(in: harness.store, rollups: .deferred) { tx, modifications in
-                modifications.report(try tx.modifyLabels(adding: [], removing: ["UNREAD"], onMessages: [ids[0]], in: account))
+                modifications.report(
+                    try tx.modifyLabels(adding: [], removing: ["UNREAD"], onMessages: [ids[0]], in: account))
             }
             #expect(await tracker.staleConversations == [alice])
             #expect(try recomputed(harness).isEmpty, "a deferred write commits no rollups")
@@ -138,7 +163,8 @@ import Testing
             struct Abort: Error {}
             await #expect(throws: Abort.self) {
                 try await tracker.write(in: harness.store) { tx, modifications in
-                    modifications.report(try tx.modifyLabels(adding: ["STARRED"], removing: [], onMessages: [ids[3]], in: account))
+                    modifications.report(
+                        try tx.modifyLabels(adding: ["STARRED"], removing: [], onMessages: [ids[3]], in: account))
                     throw Abort()
                 }
             }
@@ -147,7 +173,8 @@ import Testing
 
             // The next immediate write recomputes what it reports and what was stale, nothing else.
             try await tracker.write(in: harness.store) { tx, modifications in
-                modifications.report(try tx.modifyLabels(adding: ["STARRED"], removing: [], onMessages: [ids[2]], in: account))
+                modifications.report(
+                    try tx.modifyLabels(adding: ["STARRED"], removing: [], onMessages: [ids[2]], in: account))
             }
             #expect(await tracker.staleConversations.isEmpty)
             #expect(try recomputed(harness) == [alice, bob])
@@ -156,7 +183,8 @@ import Testing
 
             // An explicit recompute drains deferred reports, and with an account repairs all of it.
             try await tracker.write(in: harness.store, rollups: .deferred) { tx, modifications in
-                modifications.report(try tx.modifyLabels(adding: ["UNREAD"], removing: [], onMessages: [ids[0]], in: account))
+                modifications.report(
+                    try tx.modifyLabels(adding: ["UNREAD"], removing: [], onMessages: [ids[0]], in: account))
             }
             try spoilRollups(harness)
             try await tracker.recomputeStaleRollups(in: harness.store)
@@ -177,9 +205,11 @@ import Testing
             var engine = SyncEngine(
                 store: store, gmail: emulatorClient(emulator), tracker: tracker, chunkSize: 1, reconcileEveryMs: .max,
                 progress: { progress in
-                    guard progress.phase == "downloading", let sum = try? DatabaseQueue(path: path.path).read({ db in
-                        try Int.fetchOne(db, sql: "SELECT SUM(message_count) FROM conversation")
-                    }) else { return }
+                    guard progress.phase == "downloading",
+                        let sum = try? DatabaseQueue(path: path.path).read({ db in
+                            try Int.fetchOne(db, sql: "SELECT SUM(message_count) FROM conversation")
+                        })
+                    else { return }
                     counted.withLock { $0.append(sum) }
                 })
             engine.rollupInterval = 2
@@ -194,18 +224,23 @@ import Testing
         }
     }
 
-    @Test("a sync that dies with rollups deferred leaves them stale; the resumed run, with a fresh tracker, repairs them")
+    @Test(
+        "a sync that dies with rollups deferred leaves them stale; the resumed run, with a fresh tracker, repairs them")
     func deferredRollupsRepairedOnResume() async throws {
         try await withSyncSetup(mailbox: .messages(Self.people)) { emulator, store, account, path in
             let listed = try await emulatorClient(emulator).listAllMessages().map(\.id)
             // The second chunk's message is refused with an expired token: the run stops after chunk 1 committed.
-            await emulator.faults.set([FaultRule(method: "messages.get", probability: 1, kind: .unauthorized, messageId: listed[1])])
+            await emulator.faults.set([
+                FaultRule(method: "messages.get", probability: 1, kind: .unauthorized, messageId: listed[1])
+            ])
             var dying = SyncEngine(store: store, gmail: emulatorClient(emulator), chunkSize: 1, reconcileEveryMs: .max)
             dying.rollupInterval = 3
             await #expect(throws: (any Error).self) { try await dying.run(account: account) }
             let afterDeath = try await DatabaseQueue(path: path.path).read { db in
-                (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message") ?? -1,
-                 try Int.fetchOne(db, sql: "SELECT SUM(message_count) FROM conversation") ?? -1)
+                (
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message") ?? -1,
+                    try Int.fetchOne(db, sql: "SELECT SUM(message_count) FROM conversation") ?? -1
+                )
             }
             #expect(afterDeath.0 == 1, "chunk 1 committed")
             #expect(afterDeath.1 == 0, "its rollups were deferred and never computed")
@@ -213,16 +248,21 @@ import Testing
 
             await emulator.faults.set([])
             let tracker = ModificationTracker()  // the dead run's memory is gone, as after kill -9
-            var resumed = SyncEngine(store: store, gmail: emulatorClient(emulator), tracker: tracker, chunkSize: 1, reconcileEveryMs: .max)
+            var resumed = SyncEngine(
+                store: store, gmail: emulatorClient(emulator), tracker: tracker, chunkSize: 1, reconcileEveryMs: .max)
             resumed.rollupInterval = 3
             let report = try await resumed.run(account: account)
             #expect(report.messagesAdded == 3)
             #expect(await tracker.staleConversations.isEmpty)
             let conversations = try store.conversations(in: account.id, filter: ConversationFilter())
             #expect(conversations.map(\.messageCount).sorted() == [1, 1, 2])
-            let before = try await DatabaseQueue(path: path.path).read { db in try Row.fetchAll(db, sql: "SELECT * FROM conversation ORDER BY id") }
+            let before = try await DatabaseQueue(path: path.path).read { db in
+                try Row.fetchAll(db, sql: "SELECT * FROM conversation ORDER BY id")
+            }
             try await store.write { tx in try tx.recomputeRollups(for: try tx.conversationIDs(in: account.id)) }
-            let after = try await DatabaseQueue(path: path.path).read { db in try Row.fetchAll(db, sql: "SELECT * FROM conversation ORDER BY id") }
+            let after = try await DatabaseQueue(path: path.path).read { db in
+                try Row.fetchAll(db, sql: "SELECT * FROM conversation ORDER BY id")
+            }
             #expect(before == after, "every rollup already matches a full recompute")
         }
     }

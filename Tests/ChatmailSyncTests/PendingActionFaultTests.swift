@@ -1,10 +1,11 @@
 import ChatmailStore
-@testable import ChatmailSync
 import Foundation
-import GmailAPI
-@testable import GmailEmulator
 import GRDB
+import GmailAPI
 import Testing
+
+@testable import ChatmailSync
+@testable import GmailEmulator
 
 /// `count` messages from Alice, all in the inbox.
 func aliceInbox(_ count: Int) -> [(raw: [UInt8], labels: [String]?)] {
@@ -12,8 +13,9 @@ func aliceInbox(_ count: Int) -> [(raw: [UInt8], labels: [String]?)] {
 }
 
 @Suite struct PendingActionFaultTests {
-    @Test("modify / batchModify failing with 503 for two syncs: attempts and next attempt grow, then the action is applied exactly once",
-          arguments: [(3, "messages.modify"), (12, "messages.batchModify")])
+    @Test(
+        "modify / batchModify failing with 503 for two syncs: attempts and next attempt grow, then the action is applied exactly once",
+        arguments: [(3, "messages.modify"), (12, "messages.batchModify")])
     func transientFaults(count: Int, method: String) async throws {
         try await withQueueHarness(aliceInbox(count)) { harness in
             let ids = await harness.ids()
@@ -75,11 +77,14 @@ func aliceInbox(_ count: Int) -> [(raw: [UInt8], labels: [String]?)] {
             #expect(action.status == .abandoned && action.attempts == 5)
             #expect(action.lastError?.hasPrefix("Gave up after 5 attempts.") == true)
             #expect(try await harness.localLabels().values.allSatisfy { $0 == ["INBOX"] })
-            #expect(try harness.store.conversations(in: harness.account.id, filter: .init()).count == 1)  // back in the inbox
+            // back in the inbox
+            #expect(try harness.store.conversations(in: harness.account.id, filter: .init()).count == 1)
         }
     }
 
-    @Test("permanent 403 insufficientPermissions: abandoned at once with the reason, labels restored from Gmail; retry requeues it")
+    @Test(
+        "permanent 403 insufficientPermissions: abandoned at once with the reason, labels restored from Gmail; retry requeues it"
+    )
     func permanentForbidden() async throws {
         try await withQueueHarness(castMessages) { harness in
             let before = await harness.serverLabels()
@@ -138,7 +143,8 @@ func aliceInbox(_ count: Int) -> [(raw: [UInt8], labels: [String]?)] {
             let before = await harness.serverLabels()
             let first = await harness.ids()[0]
             _ = try await harness.queue.perform(.read, on: .message(gmailID: first), account: harness.account.id)
-            let undo = try await harness.queue.perform(.unread, on: .message(gmailID: first), account: harness.account.id)
+            let undo = try await harness.queue.perform(
+                .unread, on: .message(gmailID: first), account: harness.account.id)
             #expect(undo.action == nil && undo.cancelled == 1 && undo.messagesChanged == 1)
             #expect(try await harness.actions().isEmpty)
             _ = try await harness.perform(.archive, on: "alice")
@@ -156,7 +162,9 @@ func aliceInbox(_ count: Int) -> [(raw: [UInt8], labels: [String]?)] {
         }
     }
 
-    @Test("undo after a failed send: Gmail may have applied the first action without answering, so the undo is sent, not cancelled")
+    @Test(
+        "undo after a failed send: Gmail may have applied the first action without answering, so the undo is sent, not cancelled"
+    )
     func undoAfterFailedSend() async throws {
         try await withQueueHarness(castMessages) { harness in
             let first = await harness.ids()[0]  // unread, archived
@@ -167,7 +175,8 @@ func aliceInbox(_ count: Int) -> [(raw: [UInt8], labels: [String]?)] {
             // What a lost answer looks like: Gmail applied the change, the client saw only an error.
             _ = try await harness.emulator.mailbox.modify(first, add: [], remove: ["UNREAD"])
 
-            let undo = try await harness.queue.perform(.unread, on: .message(gmailID: first), account: harness.account.id)
+            let undo = try await harness.queue.perform(
+                .unread, on: .message(gmailID: first), account: harness.account.id)
             #expect(undo.cancelled == 0 && undo.action?.targetIDs == [first])
             #expect(try await harness.localLabels()[first] == ["UNREAD"])
 
@@ -180,12 +189,16 @@ func aliceInbox(_ count: Int) -> [(raw: [UInt8], labels: [String]?)] {
         }
     }
 
-    @Test("retrying an old action keeps its place in the queue: a later action on the same message still wins, locally at once and on Gmail")
+    @Test(
+        "retrying an old action keeps its place in the queue: a later action on the same message still wins, locally at once and on Gmail"
+    )
     func retryKeepsQueueOrder() async throws {
         try await withQueueHarness(castMessages) { harness in
             let first = await harness.ids()[0]  // unread, archived
             await harness.setFaults([FaultRule(method: "messages.modify", probability: 1, kind: .insufficientScope)])
-            let read = try #require(try await harness.queue.perform(.read, on: .message(gmailID: first), account: harness.account.id).action)
+            let read = try #require(
+                try await harness.queue.perform(.read, on: .message(gmailID: first), account: harness.account.id).action
+            )
             _ = try await harness.sender.run(account: harness.account.id)
             #expect(try await harness.actions().first?.status == .abandoned)
             #expect(try await harness.localLabels()[first] == ["UNREAD"])  // Gmail's labels again
@@ -194,7 +207,9 @@ func aliceInbox(_ count: Int) -> [(raw: [UInt8], labels: [String]?)] {
             _ = try await harness.emulator.mailbox.modify(first, add: [], remove: ["UNREAD"])
             _ = try await harness.sync()
             #expect(try await harness.localLabels()[first] == [])
-            let unread = try #require(try await harness.queue.perform(.unread, on: .message(gmailID: first), account: harness.account.id).action)
+            let unread = try #require(
+                try await harness.queue.perform(.unread, on: .message(gmailID: first), account: harness.account.id)
+                    .action)
             #expect(unread.id > read.id)
 
             _ = try await harness.queue.retry(.one(read.id), account: harness.account.id)
@@ -208,7 +223,9 @@ func aliceInbox(_ count: Int) -> [(raw: [UInt8], labels: [String]?)] {
         }
     }
 
-    @Test("offline: Gmail unreachable for many runs never abandons an action or rolls it back; one try per run; sent once back online")
+    @Test(
+        "offline: Gmail unreachable for many runs never abandons an action or rolls it back; one try per run; sent once back online"
+    )
     func offline() async throws {
         try await withQueueHarness(castMessages) { harness in
             let before = await harness.serverLabels()
@@ -240,9 +257,13 @@ func aliceInbox(_ count: Int) -> [(raw: [UInt8], labels: [String]?)] {
         }
     }
 
-    @Test("an action whose request always drops the connection waits longer and longer, so the actions behind it still go out")
+    @Test(
+        "an action whose request always drops the connection waits longer and longer, so the actions behind it still go out"
+    )
     func droppedConnectionDoesNotStarve() async throws {
-        try await withQueueHarness(aliceInbox(12) + [(rawMessage(13, from: "Bob <bob@example.net>"), ["INBOX", "UNREAD"])]) { harness in
+        try await withQueueHarness(
+            aliceInbox(12) + [(rawMessage(13, from: "Bob <bob@example.net>"), ["INBOX", "UNREAD"])]
+        ) { harness in
             await harness.setFaults([FaultRule(method: "messages.batchModify", probability: 1, kind: .drop)])
             let archive = try #require(try await harness.perform(.archive, on: "alice").action)  // 12 ids: batchModify
             let read = try #require(try await harness.perform(.read, on: "bob").action)  // 1 id: modify
@@ -279,7 +300,9 @@ func aliceInbox(_ count: Int) -> [(raw: [UInt8], labels: [String]?)] {
         }
     }
 
-    @Test("conflict: a remote label change while the action waits does not overwrite local state; after completion Gmail's state is re-read")
+    @Test(
+        "conflict: a remote label change while the action waits does not overwrite local state; after completion Gmail's state is re-read"
+    )
     func conflict() async throws {
         try await withQueueHarness(castMessages) { harness in
             let ids = await harness.ids()
@@ -302,7 +325,9 @@ func aliceInbox(_ count: Int) -> [(raw: [UInt8], labels: [String]?)] {
         }
     }
 
-    @Test("conflict on the batchModify path: the remote change is held off while the action waits, then re-read after it completes")
+    @Test(
+        "conflict on the batchModify path: the remote change is held off while the action waits, then re-read after it completes"
+    )
     func conflictBatch() async throws {
         try await withQueueHarness(aliceInbox(12)) { harness in
             let ids = await harness.ids()
@@ -367,7 +392,9 @@ func aliceInbox(_ count: Int) -> [(raw: [UInt8], labels: [String]?)] {
     func ordering() async throws {
         try await withQueueHarness(castMessages) { harness in
             let ids = await harness.ids()
-            await harness.setFaults([FaultRule(method: "messages.modify", probability: 1, kind: .unavailable, remaining: 1)])
+            await harness.setFaults([
+                FaultRule(method: "messages.modify", probability: 1, kind: .unavailable, remaining: 1)
+            ])
             _ = try await harness.queue.perform(.trash, on: .message(gmailID: ids[2]), account: harness.account.id)
             _ = try await harness.queue.perform(.star, on: .message(gmailID: ids[2]), account: harness.account.id)
             let summary = try await harness.sender.run(account: harness.account.id)

@@ -1,11 +1,12 @@
 import ChatmailStore
-@testable import ChatmailSync
 import Foundation
-import GmailAPI
-@testable import GmailEmulator
 import GRDB
+import GmailAPI
 import Synchronization
 import Testing
+
+@testable import ChatmailSync
+@testable import GmailEmulator
 
 /// "Now" for a test, moved by hand: the queue's backoff is persisted, so tests jump over it.
 final class TestClock: Sendable {
@@ -75,7 +76,8 @@ struct QueueHarness {
     }
 
     func perform(_ kind: PendingActionKind, on person: String) async throws -> ActionQueue.Outcome {
-        try await queue.perform(kind, on: .conversation(try conversation(person), description: person), account: account.id)
+        try await queue.perform(
+            kind, on: .conversation(try conversation(person), description: person), account: account.id)
     }
 
     func setFaults(_ rules: [FaultRule]) async { await emulator.faults.set(rules) }
@@ -144,15 +146,17 @@ func applying(_ kind: PendingActionKind, to labels: Set<String>) -> Set<String> 
 }
 
 @Suite struct PendingActionSyncTests {
-    @Test("each action kind is visible locally at once; after sync Gmail has exactly those labels on exactly those messages", arguments: [
-        (PendingActionKind.archive, [1, 2]),  // indices into Alice's messages, oldest first
-        (.unarchive, [0]),
-        (.read, [0]),
-        (.unread, [2]),
-        (.star, [2]),
-        (.unstar, [1]),
-        (.trash, [0, 1, 2]),
-    ])
+    @Test(
+        "each action kind is visible locally at once; after sync Gmail has exactly those labels on exactly those messages",
+        arguments: [
+            (PendingActionKind.archive, [1, 2]),  // indices into Alice's messages, oldest first
+            (.unarchive, [0]),
+            (.read, [0]),
+            (.unread, [2]),
+            (.star, [2]),
+            (.unstar, [1]),
+            (.trash, [0, 1, 2]),
+        ])
     func eachKind(kind: PendingActionKind, changed: [Int]) async throws {
         try await withQueueHarness(castMessages) { harness in
             let ids = await harness.ids()

@@ -1,7 +1,8 @@
 import ChatmailStore
-@testable import ChatmailSync
 import GmailAPI
 import Testing
+
+@testable import ChatmailSync
 
 /// A random source that always answers the same fraction, so jitter is exact in tests.
 struct FixedRandom: RandomSource {
@@ -10,7 +11,8 @@ struct FixedRandom: RandomSource {
 }
 
 func action(
-    _ id: Int64, _ kind: PendingActionKind, _ targets: [String], sent: [String] = [], status: PendingActionStatus = .pending
+    _ id: Int64, _ kind: PendingActionKind, _ targets: [String], sent: [String] = [],
+    status: PendingActionStatus = .pending
 ) -> PendingAction {
     PendingAction(
         id: PendingActionID(rawValue: id), account: AccountID(rawValue: 1), kind: kind, target: "t", targetIDs: targets,
@@ -22,7 +24,10 @@ func action(
     @Test("the nominal delays double from 2 s and stop at the 10-minute cap")
     func doubling() {
         let schedule = BackoffSchedule()
-        #expect((1...6).map { schedule.delayMs(afterAttempt: $0, unit: 0.5) } == [2_000, 4_000, 8_000, 16_000, 32_000, 64_000])
+        #expect(
+            (1...6).map { schedule.delayMs(afterAttempt: $0, unit: 0.5) } == [
+                2_000, 4_000, 8_000, 16_000, 32_000, 64_000,
+            ])
         #expect(schedule.delayMs(afterAttempt: 9, unit: 0.5) == 512_000)
         #expect(schedule.delayMs(afterAttempt: 10, unit: 0.5) == 600_000)
         #expect(schedule.delayMs(afterAttempt: 60, unit: 1) == 600_000)
@@ -34,9 +39,11 @@ func action(
         #expect(schedule.delayMs(afterAttempt: 1, unit: 0) == 1_500)
         #expect(schedule.delayMs(afterAttempt: 1, unit: 1) == 2_500)
         for attempt in 1...7 {
-            #expect(schedule.delayMs(afterAttempt: attempt, unit: 1) < schedule.delayMs(afterAttempt: attempt + 1, unit: 0))
+            #expect(
+                schedule.delayMs(afterAttempt: attempt, unit: 1) < schedule.delayMs(afterAttempt: attempt + 1, unit: 0))
         }
-        #expect(schedule.nextAttemptMs(afterAttempt: 2, nowMs: 1_000, random: FixedRandom(fraction: 0)) == 1_000 + 3_000)
+        #expect(
+            schedule.nextAttemptMs(afterAttempt: 2, nowMs: 1_000, random: FixedRandom(fraction: 0)) == 1_000 + 3_000)
     }
 
     @Test("unreachable: the wait is half the time already waited, from 2 s up to the 10-minute cap, jittered")
@@ -71,7 +78,8 @@ func action(
 
     @Test("an identical queued action already covers a message")
     func sameKind() {
-        let plan = Coalescing.plan(kind: .archive, gmailIDs: ["a", "b"], live: [action(1, .archive, ["a"], status: .failed)])
+        let plan = Coalescing.plan(
+            kind: .archive, gmailIDs: ["a", "b"], live: [action(1, .archive, ["a"], status: .failed)])
         #expect(plan.alreadyQueued == ["a"])
         #expect(plan.newTargets == ["b"])
         #expect(plan.shrunk.isEmpty)
@@ -80,10 +88,12 @@ func action(
     @Test("messages already sent, or being sent, are never cancelled: the new action sends them")
     func sentOrProcessing() {
         // An action that has sent anything was tried: "b" may be in flight, so it is not cancelled either.
-        let sent = Coalescing.plan(kind: .unread, gmailIDs: ["a", "b"], live: [action(1, .read, ["a", "b"], sent: ["a"])])
+        let sent = Coalescing.plan(
+            kind: .unread, gmailIDs: ["a", "b"], live: [action(1, .read, ["a", "b"], sent: ["a"])])
         #expect(sent.newTargets == ["a", "b"])
         #expect(sent.cancelled.isEmpty && sent.shrunk.isEmpty)
-        let processing = Coalescing.plan(kind: .unread, gmailIDs: ["a"], live: [action(1, .read, ["a"], status: .processing)])
+        let processing = Coalescing.plan(
+            kind: .unread, gmailIDs: ["a"], live: [action(1, .read, ["a"], status: .processing)])
         #expect(processing.newTargets == ["a"])
         #expect(processing.cancelled.isEmpty)
     }
@@ -112,7 +122,9 @@ func action(
         // unarchive, then trash (which leaves the inbox): a new unarchive must be sent after the trash.
         let live = [action(1, .unarchive, ["a"]), action(2, .trash, ["a"])]
         #expect(Coalescing.plan(kind: .unarchive, gmailIDs: ["a"], live: live).newTargets == ["a"])
-        #expect(Coalescing.plan(kind: .archive, gmailIDs: ["a"], live: [action(1, .unarchive, ["a"], status: .abandoned)]).newTargets == ["a"])
+        #expect(
+            Coalescing.plan(kind: .archive, gmailIDs: ["a"], live: [action(1, .unarchive, ["a"], status: .abandoned)])
+                .newTargets == ["a"])
     }
 }
 
@@ -122,18 +134,21 @@ func action(
         ActionCandidate(gmailID: "old", labels: ["INBOX", "STARRED"], internalDateMs: 1 * day, isFromMe: false),
         ActionCandidate(gmailID: "mid", labels: ["INBOX", "UNREAD"], internalDateMs: 2 * day, isFromMe: false),
         ActionCandidate(gmailID: "mine", labels: ["SENT"], internalDateMs: 3 * day, isFromMe: true),
-        ActionCandidate(gmailID: "binned", labels: ["TRASH", "UNREAD", "INBOX"], internalDateMs: 4 * day, isFromMe: false),
+        ActionCandidate(
+            gmailID: "binned", labels: ["TRASH", "UNREAD", "INBOX"], internalDateMs: 4 * day, isFromMe: false),
     ]
 
-    @Test("each kind chooses the visible messages it would change", arguments: [
-        (PendingActionKind.archive, ["mid", "old"]),
-        (.unarchive, []),  // only "mine" lacks INBOX, and my own messages stay out of the inbox
-        (.read, ["mid"]),
-        (.unread, []),  // the newest message from the other side ("mid") is unread already
-        (.star, ["mine"]),
-        (.unstar, ["old"]),
-        (.trash, ["mine", "mid", "old"]),
-    ])
+    @Test(
+        "each kind chooses the visible messages it would change",
+        arguments: [
+            (PendingActionKind.archive, ["mid", "old"]),
+            (.unarchive, []),  // only "mine" lacks INBOX, and my own messages stay out of the inbox
+            (.read, ["mid"]),
+            (.unread, []),  // the newest message from the other side ("mid") is unread already
+            (.star, ["mine"]),
+            (.unstar, ["old"]),
+            (.trash, ["mine", "mid", "old"]),
+        ])
     func targets(kind: PendingActionKind, expected: [String]) {
         #expect(ActionTargeting.targets(of: kind, among: Self.messages) == expected)
     }

@@ -1,9 +1,10 @@
 import ChatmailStore
-@testable import ChatmailSync
 import Foundation
 import GmailAPI
-@testable import GmailEmulator
 import Testing
+
+@testable import ChatmailSync
+@testable import GmailEmulator
 
 /// What only shows over several runs of one engine: the periodic reconciliation (Gmail's history
 /// occasionally misses a label change; re-reading recent messages' labels heals such drift within the
@@ -28,7 +29,8 @@ import Testing
             #expect(await emulator.mailbox.currentHistoryId == historyBefore)
 
             func localLabels() async throws -> [String: Set<String>] {
-                try await store.write { tx in try tx.labelIDs(ofMessages: [alice, bob], in: account.id) }.mapValues(Set.init)
+                try await store.write { tx in try tx.labelIDs(ofMessages: [alice, bob], in: account.id) }.mapValues(
+                    Set.init)
             }
             // An incremental sync alone cannot see it: history is empty.
             let blind = try await makeEngine(emulator, store, reconcileEveryMs: .max).run(account: account)
@@ -60,7 +62,8 @@ import Testing
             let engine = makeEngine(emulator, store)
             let initial = try await engine.run(account: account)
             #expect(initial.conversationsUpdated == 3)
-            _ = await emulator.mailbox.insert(raw: rawMessage(4, from: "Alice <alice@example.com>"), labelNames: ["INBOX"])
+            _ = await emulator.mailbox.insert(
+                raw: rawMessage(4, from: "Alice <alice@example.com>"), labelNames: ["INBOX"])
             let incremental = try await engine.run(account: account)
             #expect(incremental.mode == .incremental)
             #expect(incremental.conversationsUpdated == 1)

@@ -1,11 +1,12 @@
 import ChatmailStore
-@testable import ChatmailSync
 import Foundation
+import GRDB
 import GmailAPI
 import GmailEmulator
-import GRDB
 import MailText
 import Testing
+
+@testable import ChatmailSync
 
 /// An emulator on port 0 and a fresh store, both torn down whatever happens.
 func withSyncSetup(
@@ -45,10 +46,16 @@ func makeEngine(_ emulator: RunningEmulator, _ store: ChatmailStore, reconcileEv
     SyncEngine(store: store, gmail: emulatorClient(emulator), chunkSize: 7, reconcileEveryMs: reconcileEveryMs)
 }
 
-func rawMessage(_ id: Int, from: String, to: String = "me@example.org", cc: String? = nil, subject: String = "Hello", body: String = "Hi there") -> [UInt8] {
+func rawMessage(
+    _ id: Int, from: String, to: String = "me@example.org", cc: String? = nil, subject: String = "Hello",
+    body: String = "Hi there"
+) -> [UInt8] {
     var lines = ["From: \(from)", "To: \(to)"]
     if let cc { lines.append("Cc: \(cc)") }
-    lines += ["Subject: \(subject) \(id)", "Date: Tue, \(id % 28 + 1) Mar 2025 10:00:00 +0000", "Message-ID: <m\(id)@example.org>", "", body + " \(id)"]
+    lines += [
+        "Subject: \(subject) \(id)", "Date: Tue, \(id % 28 + 1) Mar 2025 10:00:00 +0000",
+        "Message-ID: <m\(id)@example.org>", "", body + " \(id)",
+    ]
     return Array(lines.joined(separator: "\r\n").utf8)
 }
 
@@ -57,7 +64,8 @@ func rawMessage(_ id: Int, from: String, to: String = "me@example.org", cc: Stri
 
     @Test("an initial sync of the demo mailbox matches an independent computation of conversations, counts and unread")
     func initialSyncMatchesIndependentComputation() async throws {
-        let me = try String(contentsOf: Self.demoMailbox.appendingPathComponent("ME"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let me = try String(contentsOf: Self.demoMailbox.appendingPathComponent("ME"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         try await withSyncSetup(mailbox: .path(Self.demoMailbox.path), account: me) { emulator, store, account, _ in
             let report = try await makeEngine(emulator, store).run(account: account)
             #expect(report.mode == .initial)
@@ -70,7 +78,8 @@ func rawMessage(_ id: Int, from: String, to: String = "me@example.org", cc: Stri
             for message in visible {
                 let headers = HeaderBlock.parse(message.raw[...]).fields
                 let people = ["From", "To", "Cc"].flatMap { headers.all($0).flatMap(AddressListParser.parse) }
-                let keys = Set(people.map { EmailNormalizer.identityKey(for: $0.address) }.filter { $0 != meKey && !$0.isEmpty })
+                let keys = Set(
+                    people.map { EmailNormalizer.identityKey(for: $0.address) }.filter { $0 != meKey && !$0.isEmpty })
                 let unread = message.labelIds.contains("UNREAD") && message.labelIds.contains("INBOX") ? 1 : 0
                 groups[keys, default: (0, 0)].count += 1
                 groups[keys, default: (0, 0)].unread += unread
@@ -80,7 +89,9 @@ func rawMessage(_ id: Int, from: String, to: String = "me@example.org", cc: Stri
             #expect(conversations.count == groups.count)
             var actual: [Set<String>: (count: Int, unread: Int)] = [:]
             for conversation in conversations {
-                actual[Set(conversation.participants.map(\.normalizedAddress))] = (conversation.messageCount, conversation.unreadCount)
+                actual[Set(conversation.participants.map(\.normalizedAddress))] = (
+                    conversation.messageCount, conversation.unreadCount
+                )
             }
             for (keys, expected) in groups {
                 #expect(actual[keys]?.count == expected.count, "\(keys)")
@@ -106,7 +117,9 @@ func rawMessage(_ id: Int, from: String, to: String = "me@example.org", cc: Stri
         try await withSyncSetup(mailbox: .messages(seeded)) { emulator, store, account, _ in
             _ = try await makeEngine(emulator, store).run(account: account)
             let ids = await emulator.mailbox.list(matching: { _ in true }, after: nil, limit: 100).page
-            func id(_ number: Int) -> String { ids.first { String(decoding: $0.raw, as: UTF8.self).contains("<m\(number)@") }!.id }
+            func id(_ number: Int) -> String {
+                ids.first { String(decoding: $0.raw, as: UTF8.self).contains("<m\(number)@") }!.id
+            }
             let conversationOf = { (gmailID: String) throws -> ConversationID? in
                 try store.write { tx in try tx.messageRows(forGmailIDs: [gmailID], in: account.id).first?.conversation }
             }
@@ -119,8 +132,10 @@ func rawMessage(_ id: Int, from: String, to: String = "me@example.org", cc: Stri
 
             // Remote changes: new mail to an existing and a new person, read, archive, star, trash,
             // permanent delete, and Erin's message moved out of spam.
-            _ = await emulator.mailbox.insert(raw: rawMessage(8, from: "Alice <alice@example.com>"), labelNames: ["INBOX", "UNREAD"])
-            _ = await emulator.mailbox.insert(raw: rawMessage(9, from: "Grace <grace@example.com>"), labelNames: ["INBOX"])
+            _ = await emulator.mailbox.insert(
+                raw: rawMessage(8, from: "Alice <alice@example.com>"), labelNames: ["INBOX", "UNREAD"])
+            _ = await emulator.mailbox.insert(
+                raw: rawMessage(9, from: "Grace <grace@example.com>"), labelNames: ["INBOX"])
             _ = try await emulator.mailbox.modify(id(3), add: [], remove: ["UNREAD"])
             _ = try await emulator.mailbox.modify(id(4), add: [], remove: ["INBOX"])
             _ = try await emulator.mailbox.modify(id(2), add: ["STARRED"], remove: [])
@@ -154,21 +169,28 @@ func rawMessage(_ id: Int, from: String, to: String = "me@example.org", cc: Stri
 
     @Test("expired history recovers by listing again: no stored message is downloaded in full again")
     func recoveryDownloadsOnlyUnknownMessages() async throws {
-        let seeded = (1...12).map { (rawMessage($0, from: "P\($0 % 4) <p\($0 % 4)@example.com>"), ["INBOX"] as [String]?) }
+        let seeded = (1...12).map {
+            (rawMessage($0, from: "P\($0 % 4) <p\($0 % 4)@example.com>"), ["INBOX"] as [String]?)
+        }
         try await withSyncSetup(mailbox: .messages(seeded)) { emulator, store, account, _ in
             _ = try await makeEngine(emulator, store).run(account: account)
             let stored = await emulator.mailbox.list(matching: { _ in true }, after: nil, limit: 100).page.map(\.id)
-            let fresh = await emulator.mailbox.insert(raw: rawMessage(13, from: "New <new@example.com>"), labelNames: ["INBOX"])
+            let fresh = await emulator.mailbox.insert(
+                raw: rawMessage(13, from: "New <new@example.com>"), labelNames: ["INBOX"])
             _ = try await emulator.mailbox.modify(stored[0], add: ["STARRED"], remove: [])
             await emulator.mailbox.expireHistory(before: nil)
             await emulator.requestLog.clear()
 
             let report = try await makeEngine(emulator, store).run(account: account)
             #expect(report.mode == .recovery)
-            let fullFetches = await emulator.requestLog.all.filter { $0.gmailMethod == "messages.get" && $0.query.contains("format=full") }
+            let fullFetches = await emulator.requestLog.all.filter {
+                $0.gmailMethod == "messages.get" && $0.query.contains("format=full")
+            }
             #expect(fullFetches.count == 1)
             #expect(fullFetches.allSatisfy { $0.path.hasSuffix(fresh.id) })
-            let labels = try await store.write { tx in try tx.labelIDs(ofMessages: [stored[0], fresh.id], in: account.id) }
+            let labels = try await store.write { tx in
+                try tx.labelIDs(ofMessages: [stored[0], fresh.id], in: account.id)
+            }
             #expect(labels[stored[0]]?.contains("STARRED") == true)
             #expect(labels[fresh.id] == ["INBOX"])
         }
@@ -178,10 +200,15 @@ func rawMessage(_ id: Int, from: String, to: String = "me@example.org", cc: Stri
     func aliases() async throws {
         let seeded: [([UInt8], [String]?)] = [
             (rawMessage(1, from: "Alice <alice@example.com>", to: "Me at work <me.work@example.net>"), ["INBOX"]),
-            (rawMessage(2, from: "Me at work <me.work@example.net>", to: "Alice <alice@example.com>", cc: "me@example.org"), ["SENT"]),
+            (
+                rawMessage(
+                    2, from: "Me at work <me.work@example.net>", to: "Alice <alice@example.com>", cc: "me@example.org"),
+                ["SENT"]
+            ),
             (rawMessage(3, from: "me@example.org", to: "Alice <alice@example.com>"), ["SENT"]),
         ]
-        try await withSyncSetup(mailbox: .messages(seeded), aliases: ["me.work@example.net"]) { emulator, store, account, _ in
+        try await withSyncSetup(mailbox: .messages(seeded), aliases: ["me.work@example.net"]) {
+            emulator, store, account, _ in
             _ = try await makeEngine(emulator, store).run(account: account)
             let conversations = try store.conversations(in: account.id, filter: .init(visibility: .all))
             #expect(conversations.count == 1)
@@ -197,7 +224,9 @@ func rawMessage(_ id: Int, from: String, to: String = "me@example.org", cc: Stri
             _ = try await makeEngine(emulator, store).run(account: account)
             let id = await emulator.mailbox.list(matching: { _ in true }, after: nil, limit: 10).page[0].id
             // The user marked it read locally; the action failed once and waits to be retried (not due).
-            _ = try await store.write { tx in try tx.modifyLabels(adding: [], removing: ["UNREAD"], onMessages: [id], in: account.id) }
+            _ = try await store.write { tx in
+                try tx.modifyLabels(adding: [], removing: ["UNREAD"], onMessages: [id], in: account.id)
+            }
             try await DatabaseQueue(path: path.path).write { db in
                 try db.execute(
                     sql: """

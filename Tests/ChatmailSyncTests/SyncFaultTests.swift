@@ -1,9 +1,9 @@
 import ChatmailStore
 import ChatmailSync
 import Foundation
+import GRDB
 import GmailAPI
 import GmailEmulator
-import GRDB
 import Testing
 
 /// A sleeper that never waits: retries and backoff run at full speed, their delays only recorded.
@@ -22,18 +22,23 @@ final class InstantSleeper: Sleeper, @unchecked Sendable {
 /// What a sync stored, without run-dependent times.
 func syncSnapshot(_ path: URL) throws -> [String] {
     try DatabaseQueue(path: path.path).read { db in
-        try Row.fetchAll(db, sql: """
-            SELECT m.gmail_id, c.participant_hash, m.body_text,
-                   (SELECT group_concat(g, ',') FROM (SELECT l.gmail_id AS g FROM message_label ml JOIN label l ON l.id = ml.label_id
-                     WHERE ml.message_id = m.id ORDER BY l.gmail_id)) AS labels,
-                   c.message_count, c.unread_count, c.title
-            FROM message m JOIN conversation c ON c.id = m.conversation_id ORDER BY m.gmail_id
-            """).map(\.description)
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT m.gmail_id, c.participant_hash, m.body_text,
+                       (SELECT group_concat(g, ',') FROM (SELECT l.gmail_id AS g FROM message_label ml JOIN label l ON l.id = ml.label_id
+                         WHERE ml.message_id = m.id ORDER BY l.gmail_id)) AS labels,
+                       c.message_count, c.unread_count, c.title
+                FROM message m JOIN conversation c ON c.id = m.conversation_id ORDER BY m.gmail_id
+                """
+        ).map(\.description)
     }
 }
 
 @Suite struct SyncFaultTests {
-    @Test("with 15% of requests failing and tokens expiring after every chunk, reruns converge to a clean run; a message that keeps failing is recorded and retried once faults stop")
+    @Test(
+        "with 15% of requests failing and tokens expiring after every chunk, reruns converge to a clean run; a message that keeps failing is recorded and retried once faults stop"
+    )
     func faultsConverge() async throws {
         var configuration = EmulatorConfiguration()
         configuration.mailbox = .synthetic(count: 150)
@@ -45,17 +50,21 @@ func syncSnapshot(_ path: URL) throws -> [String] {
         do {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             let base = URL(string: emulator.baseURL)!
-            func engine(_ store: ChatmailStore, onProgress: @escaping @Sendable (SyncProgress) -> Void = { _ in }) async throws -> SyncEngine {
+            func engine(_ store: ChatmailStore, onProgress: @escaping @Sendable (SyncProgress) -> Void = { _ in })
+                async throws -> SyncEngine
+            {
                 let (_, refresh) = await emulator.oauth.issueTokens()
                 let transport = URLSessionTransport()
-                let oauth = OAuthConfiguration(clientID: configuration.oauth.clientId, tokenURL: base.appendingPathComponent("token"))
+                let oauth = OAuthConfiguration(
+                    clientID: configuration.oauth.clientId, tokenURL: base.appendingPathComponent("token"))
                 let tokens = TokenProvider(
                     refreshToken: refresh, client: OAuthTokenClient(configuration: oauth, transport: transport),
                     sleeper: InstantSleeper(), refreshMargin: .milliseconds(500))
                 let client = GmailClient(
                     configuration: .init(baseURL: base, batchSize: 20), transport: transport, tokens: tokens,
                     pacer: QuotaPacer.unlimited(), sleeper: InstantSleeper())
-                return SyncEngine(store: store, gmail: client, chunkSize: 40, reconcileEveryMs: .max, progress: onProgress)
+                return SyncEngine(
+                    store: store, gmail: client, chunkSize: 40, reconcileEveryMs: .max, progress: onProgress)
             }
             func openStore(_ name: String) async throws -> (ChatmailStore, Account, URL) {
                 let path = dir.appendingPathComponent("\(name).sqlite")
@@ -66,13 +75,14 @@ func syncSnapshot(_ path: URL) throws -> [String] {
 
             // One message fails every time; everything else fails 15% of the time (429, 500, 503, resets).
             let victim = await emulator.mailbox.list(matching: { _ in true }, after: nil, limit: 10).page[3].id
-            await emulator.faults.set([
-                FaultRule(method: "messages.get", probability: 1, kind: .backendError, messageId: victim),
-                FaultRule(method: "*", probability: 0.04, kind: .tooManyRequests),
-                FaultRule(method: "*", probability: 0.04, kind: .backendError),
-                FaultRule(method: "*", probability: 0.04, kind: .unavailable),
-                FaultRule(method: "*", probability: 0.03, kind: .drop),
-            ], seed: 99)
+            await emulator.faults.set(
+                [
+                    FaultRule(method: "messages.get", probability: 1, kind: .backendError, messageId: victim),
+                    FaultRule(method: "*", probability: 0.04, kind: .tooManyRequests),
+                    FaultRule(method: "*", probability: 0.04, kind: .backendError),
+                    FaultRule(method: "*", probability: 0.04, kind: .unavailable),
+                    FaultRule(method: "*", probability: 0.03, kind: .drop),
+                ], seed: 99)
             let (faulty, faultyAccount, faultyPath) = try await openStore("faulty")
             // Every access token expires after each downloaded chunk (a timer is too coarse for a sync this
             // short): the client must refresh and retry on 401 again and again.
@@ -84,7 +94,8 @@ func syncSnapshot(_ path: URL) throws -> [String] {
             repeat {
                 runs += 1
                 do {
-                    _ = try await engine(faulty, onProgress: expireTokens).run(account: try #require(try faulty.accounts().first))
+                    _ = try await engine(faulty, onProgress: expireTokens).run(
+                        account: try #require(try faulty.accounts().first))
                     lastError = nil
                 } catch {
                     lastError = error  // a sync may give up under faults; the next run continues

@@ -1,8 +1,9 @@
 import ChatmailStore
-@testable import ChatmailSync
 import Foundation
 import GmailEmulator
 import Testing
+
+@testable import ChatmailSync
 
 /// Syncs and queue runs of one account are serialized by the sync layer itself: while any holder has
 /// the account's lock, every writer is refused at once, and readers are not held up.
@@ -47,14 +48,17 @@ import Testing
 
     @Test("locks of different accounts are independent, and the file lives beside the database")
     func perAccount() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-lock-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chatmail-lock-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }  // best-effort cleanup
         let database = directory.appendingPathComponent("chatmail.sqlite").path
         let first = try SyncLock(forStoreAt: database, account: AccountID(rawValue: 1))
         let second = try SyncLock(forStoreAt: database, account: AccountID(rawValue: 2))
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("sync-1.lock").path))
-        #expect(throws: SyncError.alreadyRunning) { try SyncLock(forStoreAt: database, account: AccountID(rawValue: 1)) }
+        #expect(throws: SyncError.alreadyRunning) {
+            try SyncLock(forStoreAt: database, account: AccountID(rawValue: 1))
+        }
         first.release()
         second.release()
     }

@@ -34,7 +34,8 @@ public struct ParsedMarkdown {
         var output = String.UnicodeScalarView()
         for scalar in xml.unicodeScalars {
             let value = scalar.value
-            let allowed = value == 0x9 || value == 0xA || value == 0xD || (0x20...0xD7FF).contains(value)
+            let allowed =
+                value == 0x9 || value == 0xA || value == 0xD || (0x20...0xD7FF).contains(value)
                 || (0xE000...0xFFFD).contains(value) || value >= 0x10000
             output.append(allowed ? scalar : "\u{FFFD}")
         }
@@ -51,13 +52,17 @@ public struct ParsedMarkdown {
         defer { try? FileManager.default.removeItem(at: input) }  // best-effort cleanup of a scratch file
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--unsafe", "-e", "table", "-e", "autolink", "-e", "strikethrough", "-t", "xml", input.path]
+        process.arguments = [
+            "--unsafe", "-e", "table", "-e", "autolink", "-e", "strikethrough", "-t", "xml", input.path,
+        ]
         let out = Pipe()
         process.standardOutput = out
         try process.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ParseFailure(description: "cmark-gfm exited \(process.terminationStatus)") }
+        guard process.terminationStatus == 0 else {
+            throw ParseFailure(description: "cmark-gfm exited \(process.terminationStatus)")
+        }
         return String(decoding: data, as: UTF8.self)
     }
 
@@ -95,7 +100,8 @@ public struct ParsedMarkdown {
 
 /// Splits a document into its YAML front matter lines and the Markdown after it.
 public func splitFrontMatter(_ text: String) -> (frontMatter: [String], body: String)? {
-    guard text.hasPrefix("---\n"), let end = text.range(of: "\n---\n", range: text.index(text.startIndex, offsetBy: 3)..<text.endIndex)
+    guard text.hasPrefix("---\n"),
+        let end = text.range(of: "\n---\n", range: text.index(text.startIndex, offsetBy: 3)..<text.endIndex)
     else { return nil }
     let front = text[text.index(text.startIndex, offsetBy: 4)..<end.lowerBound].split(separator: "\n").map(String.init)
     return (front, String(text[end.upperBound...]))
@@ -123,7 +129,10 @@ public func yamlUnquote(_ quoted: String) -> String? {
     var result = ""
     var scalars = Array(quoted.unicodeScalars.dropFirst().dropLast())[...]
     while let scalar = scalars.popFirst() {
-        guard scalar == "\\" else { result.unicodeScalars.append(scalar); continue }
+        guard scalar == "\\" else {
+            result.unicodeScalars.append(scalar)
+            continue
+        }
         switch scalars.popFirst() {
         case "n": result += "\n"
         case "t": result += "\t"

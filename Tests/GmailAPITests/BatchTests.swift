@@ -19,14 +19,17 @@ func batchItems(_ request: HTTPRequest) -> [(contentID: String, messageID: Strin
 }
 
 /// A multipart/mixed batch response in Google's shape (Fixtures/gmail/API-CONTRACT.md §5 example).
-func batchResponse(_ parts: [(contentID: String, status: Int, body: String)], boundary: String = "batch_ZXhhbXBsZQ") -> HTTPResponse {
+func batchResponse(_ parts: [(contentID: String, status: Int, body: String)], boundary: String = "batch_ZXhhbXBsZQ")
+    -> HTTPResponse
+{
     var text = "\r\n"
     for part in parts {
         text += "--\(boundary)\r\nContent-Type: application/http\r\nContent-ID: <response-\(part.contentID)>\r\n\r\n"
         text += "HTTP/1.1 \(part.status) X\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n\(part.body)\r\n"
     }
     text += "--\(boundary)--\r\n"
-    return HTTPResponse(status: 200, headers: ["Content-Type": "multipart/mixed; boundary=\(boundary)"], body: Data(text.utf8))
+    return HTTPResponse(
+        status: 200, headers: ["Content-Type": "multipart/mixed; boundary=\(boundary)"], body: Data(text.utf8))
 }
 
 func messageJSON(_ id: String) -> String {
@@ -60,14 +63,18 @@ func messageJSON(_ id: String) -> String {
         #expect(parts.map(\.status) == [200, 404])
         #expect(String(decoding: parts[0].body, as: UTF8.self) == messageJSON("a"))
         let lf = String(decoding: response.body, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
-        let again = try BatchResponseParser.parse(body: Data(lf.utf8), contentType: #"multipart/mixed; boundary="batch_ZXhhbXBsZQ""#)
+        let again = try BatchResponseParser.parse(
+            body: Data(lf.utf8), contentType: #"multipart/mixed; boundary="batch_ZXhhbXBsZQ""#)
         #expect(again.map(\.status) == [200, 404])
-        #expect(throws: GmailAPIError.self) { try BatchResponseParser.parse(body: response.body, contentType: "application/json") }
+        #expect(throws: GmailAPIError.self) {
+            try BatchResponseParser.parse(body: response.body, contentType: "application/json")
+        }
     }
 
     @Test("a 204 part with no body parses")
     func emptyPart() throws {
-        let text = "--b\r\nContent-Type: application/http\r\nContent-ID: <response-item-0>\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n--b--\r\n"
+        let text =
+            "--b\r\nContent-Type: application/http\r\nContent-ID: <response-item-0>\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n--b--\r\n"
         let parts = try BatchResponseParser.parse(body: Data(text.utf8), contentType: "multipart/mixed; boundary=b")
         #expect(parts == [BatchResponsePart(contentID: "item-0", status: 204, headers: [:], body: Data())])
     }
@@ -77,14 +84,21 @@ func messageJSON(_ id: String) -> String {
         let sleeper = VirtualSleeper()
         let transport = ScriptedTransport { request, index in
             let items = batchItems(request)
-            return batchResponse(items.map { item in
-                switch (item.messageID, index) {
-                case ("b", _): (item.contentID, 404, #"{"error":{"code":404,"errors":[{"reason":"notFound"}],"status":"NOT_FOUND"}}"#)
-                case ("c", 0): (item.contentID, 500, #"{"error":{"code":500,"errors":[{"reason":"backendError"}]}}"#)
-                case ("d", 0): (item.contentID, 429, #"{"error":{"code":429,"errors":[{"reason":"rateLimitExceeded"}]}}"#)
-                default: (item.contentID, 200, messageJSON(item.messageID))
-                }
-            })
+            return batchResponse(
+                items.map { item in
+                    switch (item.messageID, index) {
+                    case ("b", _):
+                        (
+                            item.contentID, 404,
+                            #"{"error":{"code":404,"errors":[{"reason":"notFound"}],"status":"NOT_FOUND"}}"#
+                        )
+                    case ("c", 0):
+                        (item.contentID, 500, #"{"error":{"code":500,"errors":[{"reason":"backendError"}]}}"#)
+                    case ("d", 0):
+                        (item.contentID, 429, #"{"error":{"code":429,"errors":[{"reason":"rateLimitExceeded"}]}}"#)
+                    default: (item.contentID, 200, messageJSON(item.messageID))
+                    }
+                })
         }
         let client = makeClient(transport: transport, sleeper: sleeper)
         let results = try await client.getMessages(ids: ["a", "b", "c", "d", "a"], format: .minimal)
@@ -108,13 +122,17 @@ func messageJSON(_ id: String) -> String {
     @Test("a part that stays transient fails after maxAttempts, never as success")
     func persistentPartFailure() async throws {
         let transport = ScriptedTransport { request, _ in
-            batchResponse(batchItems(request).map { item in
-                item.messageID == "x" ? (item.contentID, 503, "{}") : (item.contentID, 200, messageJSON(item.messageID))
-            })
+            batchResponse(
+                batchItems(request).map { item in
+                    item.messageID == "x"
+                        ? (item.contentID, 503, "{}") : (item.contentID, 200, messageJSON(item.messageID))
+                })
         }
         let results = try await makeClient(transport: transport, maxAttempts: 3).getMessages(ids: ["ok", "x"])
         #expect(transport.requests.count == 3)
-        #expect(results["x"].map { if case .failure(.retryLater(.server(status: 503))) = $0 { true } else { false } } == true)
+        #expect(
+            results["x"].map { if case .failure(.retryLater(.server(status: 503))) = $0 { true } else { false } }
+                == true)
         #expect(try results["ok"]?.get().id == "ok")
     }
 
@@ -132,7 +150,9 @@ func messageJSON(_ id: String) -> String {
 
     @Test("a whole-batch error is handled like any request: retried, then thrown")
     func wholeBatchError() async throws {
-        let transport = ScriptedTransport { _, _ in googleError(400, reason: nil, message: "Inner request count exceeds the limit. Received: 101, Limit: 100") }
+        let transport = ScriptedTransport { _, _ in
+            googleError(400, reason: nil, message: "Inner request count exceeds the limit. Received: 101, Limit: 100")
+        }
         await #expect(throws: GmailAPIError.self) { try await makeClient(transport: transport).getMessages(ids: ["a"]) }
         #expect(transport.requests.count == 1)
     }
@@ -141,9 +161,11 @@ func messageJSON(_ id: String) -> String {
     func innerUnauthorized() async throws {
         let tokens = CountingTokenSource()
         let transport = ScriptedTransport { request, index in
-            batchResponse(batchItems(request).map { item in
-                index == 0 && item.messageID == "b" ? (item.contentID, 401, "{}") : (item.contentID, 200, messageJSON(item.messageID))
-            })
+            batchResponse(
+                batchItems(request).map { item in
+                    index == 0 && item.messageID == "b"
+                        ? (item.contentID, 401, "{}") : (item.contentID, 200, messageJSON(item.messageID))
+                })
         }
         let results = try await makeClient(transport: transport, tokens: tokens).getMessages(ids: ["a", "b"])
         #expect(await tokens.invalidations == 1)
@@ -156,7 +178,8 @@ func messageJSON(_ id: String) -> String {
     func positionFallback() async throws {
         let transport = ScriptedTransport { request, _ in
             var response = batchResponse(batchItems(request).map { ($0.contentID, 200, messageJSON($0.messageID)) })
-            let text = String(decoding: response.body, as: UTF8.self).replacingOccurrences(of: #"Content-ID: <response-item-\d+>\r\n"#, with: "", options: .regularExpression)
+            let text = String(decoding: response.body, as: UTF8.self).replacingOccurrences(
+                of: #"Content-ID: <response-item-\d+>\r\n"#, with: "", options: .regularExpression)
             response.body = Data(text.utf8)
             return response
         }

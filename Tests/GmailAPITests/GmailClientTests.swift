@@ -4,7 +4,8 @@ import GmailModel
 import Testing
 
 @Suite struct GmailClientTests {
-    static let profileJSON = #"{"emailAddress":"ann@example.com","messagesTotal":3,"threadsTotal":2,"historyId":"884211"}"#
+    static let profileJSON =
+        #"{"emailAddress":"ann@example.com","messagesTotal":3,"threadsTotal":2,"historyId":"884211"}"#
 
     @Test("requests carry the bearer token, prettyPrint=false and the user path")
     func requestShape() async throws {
@@ -23,7 +24,8 @@ import Testing
     func listParameters() async throws {
         let transport = ScriptedTransport(queue: [jsonResponse(200, #"{"resultSizeEstimate":0}"#)])
         let page = try await makeClient(transport: transport).listMessages(
-            query: "from:a+b@x.org in:inbox", labelIDs: ["INBOX", "UNREAD"], includeSpamTrash: true, fields: "nextPageToken,messages/id")
+            query: "from:a+b@x.org in:inbox", labelIDs: ["INBOX", "UNREAD"], includeSpamTrash: true,
+            fields: "nextPageToken,messages/id")
         #expect(page.messages.isEmpty)
         let request = try #require(transport.requests.first)
         #expect(request.queryValues("labelIds") == ["INBOX", "UNREAD"])
@@ -37,7 +39,10 @@ import Testing
     @Test("listAllMessages walks every page until there is no nextPageToken")
     func listsAllPages() async throws {
         let transport = ScriptedTransport(queue: [
-            jsonResponse(200, #"{"messages":[{"id":"1","threadId":"t"},{"id":"2","threadId":"t"}],"nextPageToken":"p2","resultSizeEstimate":2}"#),
+            jsonResponse(
+                200,
+                #"{"messages":[{"id":"1","threadId":"t"},{"id":"2","threadId":"t"}],"nextPageToken":"p2","resultSizeEstimate":2}"#
+            ),
             jsonResponse(200, #"{"messages":[{"id":"3","threadId":"u"}],"nextPageToken":"p3","resultSizeEstimate":1}"#),
             jsonResponse(200, #"{"resultSizeEstimate":0}"#),
         ])
@@ -49,9 +54,13 @@ import Testing
     @Test("history: all four types, every page, an empty page with a token is followed; first and final ids reported")
     func historyPagination() async throws {
         let transport = ScriptedTransport(queue: [
-            jsonResponse(200, #"{"history":[{"id":"101","messagesAdded":[{"message":{"id":"m1","threadId":"t"}}]}],"nextPageToken":"h2","historyId":"150"}"#),
+            jsonResponse(
+                200,
+                #"{"history":[{"id":"101","messagesAdded":[{"message":{"id":"m1","threadId":"t"}}]}],"nextPageToken":"h2","historyId":"150"}"#
+            ),
             jsonResponse(200, #"{"nextPageToken":"h3","historyId":"151"}"#),  // lieer #120: empty page with a token
-            jsonResponse(200, #"{"history":[{"id":"140","messagesDeleted":[{"message":{"id":"m1"}}]}],"historyId":"152"}"#),
+            jsonResponse(
+                200, #"{"history":[{"id":"140","messagesDeleted":[{"message":{"id":"m1"}}]}],"historyId":"152"}"#),
         ])
         let listing = try await makeClient(transport: transport).listHistory(startHistoryID: 100)
         #expect(listing.records.map(\.id) == [101, 140])
@@ -67,10 +76,14 @@ import Testing
 
     @Test("404 on history is historyExpired; 404 on a message is notFound; neither is retried")
     func notFoundMeanings() async throws {
-        let transport = ScriptedTransport { request, _ in googleError(404, reason: "notFound", message: "Requested entity was not found.") }
+        let transport = ScriptedTransport { request, _ in
+            googleError(404, reason: "notFound", message: "Requested entity was not found.")
+        }
         let client = makeClient(transport: transport)
         await #expect(throws: GmailAPIError.giveUp(.historyExpired)) { try await client.listHistory(startHistoryID: 1) }
-        await #expect(throws: GmailAPIError.giveUp(.notFound(resource: "message"))) { try await client.getMessage(id: "gone") }
+        await #expect(throws: GmailAPIError.giveUp(.notFound(resource: "message"))) {
+            try await client.getMessage(id: "gone")
+        }
         #expect(transport.requests.count == 2)
     }
 
@@ -103,7 +116,9 @@ import Testing
         let sleeper = VirtualSleeper()
         let transport = ScriptedTransport { _, _ in googleError(503, reason: "backendError") }
         let client = makeClient(transport: transport, sleeper: sleeper, maxAttempts: 4)
-        await #expect(throws: GmailAPIError.retryLater(.server(status: 503))) { try await client.retrying(maxAttempts: 1).getProfile() }
+        await #expect(throws: GmailAPIError.retryLater(.server(status: 503))) {
+            try await client.retrying(maxAttempts: 1).getProfile()
+        }
         #expect(transport.requests.count == 1)
         #expect(sleeper.sleeps.isEmpty)
         await #expect(throws: GmailAPIError.retryLater(.server(status: 503))) { try await client.getProfile() }
@@ -113,20 +128,28 @@ import Testing
     @Test("network errors are transient and surface as .retryLater(.transport)")
     func networkErrors() async throws {
         let transport = ScriptedTransport { _, _ in throw URLError(.networkConnectionLost) }
-        await #expect(throws: GmailAPIError.self) { try await makeClient(transport: transport, maxAttempts: 3).getProfile() }
+        await #expect(throws: GmailAPIError.self) {
+            try await makeClient(transport: transport, maxAttempts: 3).getProfile()
+        }
         #expect(transport.requests.count == 3)
     }
 
     @Test("403 rate limit is retried; 403 insufficientPermissions and 400 are not")
     func permanentVersusRateLimit() async throws {
-        let rate = ScriptedTransport(queue: [googleError(403, reason: "userRateLimitExceeded"), jsonResponse(200, Self.profileJSON)])
+        let rate = ScriptedTransport(queue: [
+            googleError(403, reason: "userRateLimitExceeded"), jsonResponse(200, Self.profileJSON),
+        ])
         _ = try await makeClient(transport: rate).getProfile()
         #expect(rate.requests.count == 2)
         let denied = ScriptedTransport { _, _ in googleError(403, reason: "insufficientPermissions") }
-        await #expect(throws: GmailAPIError.giveUp(.permissionDenied(reason: "insufficientPermissions"))) { try await makeClient(transport: denied).getProfile() }
+        await #expect(throws: GmailAPIError.giveUp(.permissionDenied(reason: "insufficientPermissions"))) {
+            try await makeClient(transport: denied).getProfile()
+        }
         #expect(denied.requests.count == 1)
         let bad = ScriptedTransport { _, _ in googleError(400, reason: "invalidArgument", message: "Invalid label: X") }
-        await #expect(throws: GmailAPIError.badRequest(reason: "Invalid label: X")) { _ = try await makeClient(transport: bad).modify(id: "m", add: ["X"]) }
+        await #expect(throws: GmailAPIError.badRequest(reason: "Invalid label: X")) {
+            _ = try await makeClient(transport: bad).modify(id: "m", add: ["X"])
+        }
         #expect(bad.requests.count == 1)
     }
 
@@ -144,7 +167,9 @@ import Testing
 
     @Test("exhausted rate limits report the server's hint")
     func rateLimitedAfterRetries() async throws {
-        let transport = ScriptedTransport { _, _ in googleError(429, reason: "rateLimitExceeded", headers: ["Retry-After": "9"]) }
+        let transport = ScriptedTransport { _, _ in
+            googleError(429, reason: "rateLimitExceeded", headers: ["Retry-After": "9"])
+        }
         await #expect(throws: GmailAPIError.retryLater(.rateLimited(retryAfter: .seconds(9)))) {
             try await makeClient(transport: transport, maxAttempts: 2).getProfile()
         }
@@ -153,7 +178,9 @@ import Testing
     @Test("401 → one token refresh → retry with the new token")
     func refreshOnce() async throws {
         let tokens = CountingTokenSource()
-        let transport = ScriptedTransport(queue: [googleError(401, reason: "authError"), jsonResponse(200, Self.profileJSON)])
+        let transport = ScriptedTransport(queue: [
+            googleError(401, reason: "authError"), jsonResponse(200, Self.profileJSON),
+        ])
         _ = try await makeClient(transport: transport, tokens: tokens).getProfile()
         #expect(await tokens.invalidations == 1)
         #expect(transport.requests.map { $0.headers["Authorization"] } == ["Bearer token-0", "Bearer token-1"])
@@ -163,7 +190,9 @@ import Testing
     func unauthorizedAfterRefresh() async throws {
         let tokens = CountingTokenSource()
         let transport = ScriptedTransport { _, _ in googleError(401, reason: "authError") }
-        await #expect(throws: GmailAPIError.logInAgain(.unauthorized)) { try await makeClient(transport: transport, tokens: tokens).getProfile() }
+        await #expect(throws: GmailAPIError.logInAgain(.unauthorized)) {
+            try await makeClient(transport: transport, tokens: tokens).getProfile()
+        }
         #expect(transport.requests.count == 2)
     }
 
@@ -173,7 +202,10 @@ import Testing
         let ids = (0..<2500).map { "m\($0)" }
         try await makeClient(transport: transport).batchModify(ids: ids, remove: ["INBOX"])
         #expect(transport.requests.count == 3)
-        struct Body: Decodable { var ids: [String]; var removeLabelIds: [String]? }
+        struct Body: Decodable {
+            var ids: [String]
+            var removeLabelIds: [String]?
+        }
         let bodies = try transport.requests.map { try JSONDecoder().decode(Body.self, from: $0.body ?? Data()) }
         #expect(bodies.map(\.ids.count) == [1000, 1000, 500])
         #expect(bodies.flatMap(\.ids) == ids)
@@ -184,7 +216,8 @@ import Testing
     @Test("a 4xx on any batchModify chunk is a failure naming the unapplied ids")
     func batchModifyFailure() async throws {
         let transport = ScriptedTransport { _, index in
-            index == 1 ? googleError(400, reason: "invalidArgument", message: "Invalid label: X") : HTTPResponse(status: 204)
+            index == 1
+                ? googleError(400, reason: "invalidArgument", message: "Invalid label: X") : HTTPResponse(status: 204)
         }
         let ids = (0..<2500).map { "m\($0)" }
         do {
@@ -202,7 +235,8 @@ import Testing
         let minimal = jsonResponse(200, #"{"id":"m1","threadId":"t","labelIds":["TRASH"]}"#)
         let transport = ScriptedTransport { _, _ in minimal }
         let client = makeClient(transport: transport)
-        _ = try await client.getMessage(id: "m1", format: .metadata(headers: ["From", "Subject"]), fields: "id,payload")
+        _ = try await client.getMessage(
+            id: "m1", format: .metadata(headers: ["From", "Subject"]), fields: "id,payload")
         _ = try await client.trash(id: "m1")
         _ = try await client.untrash(id: "m1")
         _ = try await client.modify(id: "m1", add: ["STARRED"], remove: ["UNREAD"])
@@ -220,7 +254,10 @@ import Testing
     func smallReads() async throws {
         let transport = ScriptedTransport(queue: [
             jsonResponse(200, #"{"size":3,"data":"YWJj"}"#),
-            jsonResponse(200, #"{"labels":[{"id":"INBOX","name":"INBOX","type":"system"},{"id":"Label_1","name":"Work","type":"user"}]}"#),
+            jsonResponse(
+                200,
+                #"{"labels":[{"id":"INBOX","name":"INBOX","type":"system"},{"id":"Label_1","name":"Work","type":"user"}]}"#
+            ),
             jsonResponse(200, #"{"sendAs":[{"sendAsEmail":"ann@example.com","isPrimary":true}]}"#),
         ])
         let client = makeClient(transport: transport)

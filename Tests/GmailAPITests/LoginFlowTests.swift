@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import GmailAPI
 import Synchronization
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @Suite struct LoginFlowTests {
     /// Plays the browser: follows the authorization URL's redirect_uri with a code and the given state.
@@ -14,21 +15,26 @@ import Testing
             let redirect = items.first { $0.name == "redirect_uri" }?.value ?? ""
             let state = override ?? items.first { $0.name == "state" }?.value ?? ""
             // Its own session: the shared one is busy with every other suite running in parallel.
-            Task { _ = try? await URLSession(configuration: .ephemeral).data(from: URL(string: "\(redirect)/?state=\(state)&code=\(code)")!) }
+            Task {
+                _ = try? await URLSession(configuration: .ephemeral).data(
+                    from: URL(string: "\(redirect)/?state=\(state)&code=\(code)")!)
+            }
         }
     }
 
     /// A token endpoint that checks the PKCE verifier against the challenge it saw in the URL.
     static func tokenEndpoint(challenge: ChallengeBox, scope: String) -> ScriptedTransport {
         ScriptedTransport { request, _ in
-            let form = Dictionary(uniqueKeysWithValues: request.bodyText.split(separator: "&").map {
-                let pair = $0.split(separator: "=", maxSplits: 1)
-                return (String(pair[0]), String(pair.count > 1 ? pair[1] : "").removingPercentEncoding ?? "")
-            })
+            let form = Dictionary(
+                uniqueKeysWithValues: request.bodyText.split(separator: "&").map {
+                    let pair = $0.split(separator: "=", maxSplits: 1)
+                    return (String(pair[0]), String(pair.count > 1 ? pair[1] : "").removingPercentEncoding ?? "")
+                })
             guard let verifier = form["code_verifier"], PKCE(verifier: verifier).challenge == challenge.value else {
                 return jsonResponse(400, #"{"error":"invalid_grant","error_description":"Invalid code verifier."}"#)
             }
-            return jsonResponse(200, #"{"access_token":"ya29.A","expires_in":3599,"refresh_token":"1//R","scope":"\#(scope)"}"#)
+            return jsonResponse(
+                200, #"{"access_token":"ya29.A","expires_in":3599,"refresh_token":"1//R","scope":"\#(scope)"}"#)
         }
     }
 
@@ -36,10 +42,14 @@ import Testing
     func fullFlow() async throws {
         let challenge = ChallengeBox()
         let transport = Self.tokenEndpoint(challenge: challenge, scope: OAuthConfiguration.gmailModifyScope)
-        let flow = LoginFlow(tokenClient: OAuthTokenClient(configuration: OAuthConfiguration(clientID: "cid", clientSecret: "s"), transport: transport))
+        let flow = LoginFlow(
+            tokenClient: OAuthTokenClient(
+                configuration: OAuthConfiguration(clientID: "cid", clientSecret: "s"), transport: transport))
         let browser = Self.browser(code: "4-code")
         let grant = try await flow.run(timeoutSeconds: 30) { url in
-            let value = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "code_challenge" }?.value
+            let value = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first {
+                $0.name == "code_challenge"
+            }?.value
             challenge.value = value
             browser(url)
         }
@@ -50,12 +60,18 @@ import Testing
     @Test("a narrower granted scope is refused")
     func narrowScope() async throws {
         let challenge = ChallengeBox()
-        let transport = Self.tokenEndpoint(challenge: challenge, scope: "https://www.googleapis.com/auth/gmail.readonly")
-        let flow = LoginFlow(tokenClient: OAuthTokenClient(configuration: OAuthConfiguration(clientID: "cid"), transport: transport))
+        let transport = Self.tokenEndpoint(
+            challenge: challenge, scope: "https://www.googleapis.com/auth/gmail.readonly")
+        let flow = LoginFlow(
+            tokenClient: OAuthTokenClient(configuration: OAuthConfiguration(clientID: "cid"), transport: transport))
         let browser = Self.browser(code: "c")
-        await #expect(throws: GmailAPIError.logInAgain(.scopeNotGranted(missing: OAuthConfiguration.gmailModifyScope))) {
+        await #expect(throws: GmailAPIError.logInAgain(.scopeNotGranted(missing: OAuthConfiguration.gmailModifyScope)))
+        {
             try await flow.run(timeoutSeconds: 30) { url in
-                challenge.value = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "code_challenge" }?.value
+                challenge.value =
+                    URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first {
+                        $0.name == "code_challenge"
+                    }?.value
                 browser(url)
             }
         }
@@ -64,7 +80,8 @@ import Testing
     @Test("a redirect with a foreign state never reaches the token endpoint")
     func foreignState() async throws {
         let transport = ScriptedTransport(queue: [])
-        let flow = LoginFlow(tokenClient: OAuthTokenClient(configuration: OAuthConfiguration(clientID: "cid"), transport: transport))
+        let flow = LoginFlow(
+            tokenClient: OAuthTokenClient(configuration: OAuthConfiguration(clientID: "cid"), transport: transport))
         await #expect(throws: LoginFlowError.stateMismatch) {
             try await flow.run(timeoutSeconds: 30, presentURL: Self.browser(code: "c", state: "forged"))
         }

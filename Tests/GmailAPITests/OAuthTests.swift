@@ -1,12 +1,13 @@
 import Foundation
+import GmailAPI
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 #if canImport(Glibc)
 import Glibc
 #endif
-import GmailAPI
-import Testing
 
 @Suite struct PKCETests {
     /// RFC 7636 appendix B prints the challenge `E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM`
@@ -33,7 +34,8 @@ import Testing
     @Test("the authorization URL carries every parameter of API-CONTRACT.md §9.1")
     func authorizationURL() throws {
         let configuration = OAuthConfiguration(clientID: "client-1.apps.googleusercontent.com", clientSecret: "s")
-        let request = AuthorizationRequest(configuration: configuration, redirectURI: "http://127.0.0.1:8765", random: SeededRandom(seed: 1))
+        let request = AuthorizationRequest(
+            configuration: configuration, redirectURI: "http://127.0.0.1:8765", random: SeededRandom(seed: 1))
         let items = try #require(URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems)
         func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
         #expect(request.url.absoluteString.hasPrefix("https://accounts.google.com/o/oauth2/v2/auth?"))
@@ -51,11 +53,17 @@ import Testing
 }
 
 @Suite struct TokenClientTests {
-    let configuration = OAuthConfiguration(clientID: "cid", clientSecret: "csecret", tokenURL: URL(string: "http://127.0.0.1:9/token")!)
+    let configuration = OAuthConfiguration(
+        clientID: "cid", clientSecret: "csecret", tokenURL: URL(string: "http://127.0.0.1:9/token")!)
 
     @Test("code exchange posts the form of §9.2 and decodes the grant")
     func exchange() async throws {
-        let transport = ScriptedTransport(queue: [jsonResponse(200, #"{"access_token":"ya29.A","expires_in":3599,"refresh_token":"1//R","scope":"https://www.googleapis.com/auth/gmail.modify","token_type":"Bearer"}"#)])
+        let transport = ScriptedTransport(queue: [
+            jsonResponse(
+                200,
+                #"{"access_token":"ya29.A","expires_in":3599,"refresh_token":"1//R","scope":"https://www.googleapis.com/auth/gmail.modify","token_type":"Bearer"}"#
+            )
+        ])
         let grant = try await OAuthTokenClient(configuration: configuration, transport: transport)
             .exchange(code: "4/code", verifier: "v", redirectURI: "http://127.0.0.1:1")
         #expect(grant.accessToken == "ya29.A" && grant.refreshToken == "1//R" && grant.expiresIn == 3599)
@@ -63,17 +71,26 @@ import Testing
         let request = try #require(transport.requests.first)
         #expect(request.method == "POST")
         #expect(request.headers["Content-Type"] == "application/x-www-form-urlencoded")
-        #expect(request.bodyText == "grant_type=authorization_code&code=4%2Fcode&code_verifier=v&redirect_uri=http%3A%2F%2F127.0.0.1%3A1&client_id=cid&client_secret=csecret")
+        #expect(
+            request.bodyText
+                == "grant_type=authorization_code&code=4%2Fcode&code_verifier=v&redirect_uri=http%3A%2F%2F127.0.0.1%3A1&client_id=cid&client_secret=csecret"
+        )
     }
 
     @Test("invalid_grant on refresh is credentialsRevoked; other codes are oauthRejected")
     func errors() async throws {
-        let revoked = ScriptedTransport { _, _ in jsonResponse(400, #"{"error":"invalid_grant","error_description":"Token has been expired or revoked."}"#) }
+        let revoked = ScriptedTransport { _, _ in
+            jsonResponse(400, #"{"error":"invalid_grant","error_description":"Token has been expired or revoked."}"#)
+        }
         await #expect(throws: GmailAPIError.logInAgain(.credentialsRevoked)) {
             try await OAuthTokenClient(configuration: configuration, transport: revoked).refresh(refreshToken: "1//R")
         }
-        #expect(revoked.requests.first?.bodyText == "grant_type=refresh_token&refresh_token=1%2F%2FR&client_id=cid&client_secret=csecret")
-        let client = ScriptedTransport { _, _ in jsonResponse(401, #"{"error":"invalid_client","error_description":"Unauthorized"}"#) }
+        #expect(
+            revoked.requests.first?.bodyText
+                == "grant_type=refresh_token&refresh_token=1%2F%2FR&client_id=cid&client_secret=csecret")
+        let client = ScriptedTransport { _, _ in
+            jsonResponse(401, #"{"error":"invalid_client","error_description":"Unauthorized"}"#)
+        }
         await #expect(throws: GmailAPIError.logInAgain(.oauthRejected(code: "invalid_client"))) {
             try await OAuthTokenClient(configuration: configuration, transport: client).refresh(refreshToken: "1//R")
         }
@@ -82,8 +99,12 @@ import Testing
     @Test("the token provider refreshes 60 s before expiry, single-flight, and after invalidate")
     func tokenProvider() async throws {
         let sleeper = VirtualSleeper()
-        let transport = ScriptedTransport { _, index in jsonResponse(200, #"{"access_token":"ya29.T\#(index)","expires_in":3600}"#) }
-        let provider = TokenProvider(refreshToken: "1//R", client: OAuthTokenClient(configuration: configuration, transport: transport), sleeper: sleeper)
+        let transport = ScriptedTransport { _, index in
+            jsonResponse(200, #"{"access_token":"ya29.T\#(index)","expires_in":3600}"#)
+        }
+        let provider = TokenProvider(
+            refreshToken: "1//R", client: OAuthTokenClient(configuration: configuration, transport: transport),
+            sleeper: sleeper)
         let tokens = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<10 { group.addTask { try await provider.accessToken() } }
             return try await group.reduce(into: [String]()) { $0.append($1) }
@@ -103,11 +124,13 @@ import Testing
     func tokenEndpointTransient() async throws {
         let transport = ScriptedTransport { request, index in
             if request.url.path == "/token" {
-                return index == 0 ? jsonResponse(503, "{}") : jsonResponse(200, #"{"access_token":"ya29.T","expires_in":3600}"#)
+                return index == 0
+                    ? jsonResponse(503, "{}") : jsonResponse(200, #"{"access_token":"ya29.T","expires_in":3600}"#)
             }
             return jsonResponse(200, GmailClientTests.profileJSON)
         }
-        let provider = TokenProvider(refreshToken: "1//R", client: OAuthTokenClient(configuration: configuration, transport: transport))
+        let provider = TokenProvider(
+            refreshToken: "1//R", client: OAuthTokenClient(configuration: configuration, transport: transport))
         let sleeper = VirtualSleeper()
         _ = try await makeClient(transport: transport, tokens: provider, sleeper: sleeper).getProfile()
         #expect(transport.requests.map(\.url.path) == ["/token", "/token", "/gmail/v1/users/me/profile"])
@@ -120,8 +143,11 @@ import Testing
             request.url.path == "/token"
                 ? jsonResponse(400, #"{"error":"invalid_grant"}"#) : jsonResponse(200, GmailClientTests.profileJSON)
         }
-        let provider = TokenProvider(refreshToken: "1//R", client: OAuthTokenClient(configuration: configuration, transport: transport))
-        await #expect(throws: GmailAPIError.logInAgain(.credentialsRevoked)) { try await makeClient(transport: transport, tokens: provider).getProfile() }
+        let provider = TokenProvider(
+            refreshToken: "1//R", client: OAuthTokenClient(configuration: configuration, transport: transport))
+        await #expect(throws: GmailAPIError.logInAgain(.credentialsRevoked)) {
+            try await makeClient(transport: transport, tokens: provider).getProfile()
+        }
     }
 }
 
@@ -164,7 +190,9 @@ import Testing
     @Test("times out when nobody comes back")
     func timesOut() async throws {
         let receiver = try LoopbackReceiver()
-        await #expect(throws: LoginFlowError.loginTimedOut) { try await receiver.waitForCode(expectedState: "s", timeoutSeconds: 1) }
+        await #expect(throws: LoginFlowError.loginTimedOut) {
+            try await receiver.waitForCode(expectedState: "s", timeoutSeconds: 1)
+        }
     }
 }
 
@@ -175,7 +203,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }  // best-effort cleanup
         let store = CredentialStore(directory: root.appendingPathComponent("home"))
         #expect(try store.load() == nil)
-        let credentials = StoredCredentials(refreshToken: "1//SECRET-REFRESH", clientID: "cid", account: "ann@example.com", scopes: [OAuthConfiguration.gmailModifyScope])
+        let credentials = StoredCredentials(
+            refreshToken: "1//SECRET-REFRESH", clientID: "cid", account: "ann@example.com",
+            scopes: [OAuthConfiguration.gmailModifyScope])
         try store.save(credentials)
         try store.save(credentials)  // replacing works
         #expect(try store.load() == credentials)

@@ -7,17 +7,22 @@ import Testing
 
     /// Every case of every error the module throws, with the richest payloads a failure could carry.
     static let allErrors: [any LocalizedError] = [
-        GmailAPIError.retryLater(.rateLimited(retryAfter: .seconds(5))), GmailAPIError.retryLater(.rateLimited(retryAfter: nil)),
-        GmailAPIError.retryLater(.server(status: 503)), GmailAPIError.retryLater(.transport(description: "network error -1005")),
+        GmailAPIError.retryLater(.rateLimited(retryAfter: .seconds(5))),
+        GmailAPIError.retryLater(.rateLimited(retryAfter: nil)),
+        GmailAPIError.retryLater(.server(status: 503)),
+        GmailAPIError.retryLater(.transport(description: "network error -1005")),
         GmailAPIError.logInAgain(.unauthorized), GmailAPIError.logInAgain(.credentialsRevoked),
         GmailAPIError.logInAgain(.scopeNotGranted(missing: OAuthConfiguration.gmailModifyScope)),
         GmailAPIError.logInAgain(.oauthRejected(code: "invalid_client")),
         GmailAPIError.giveUp(.notFound(resource: "message")), GmailAPIError.giveUp(.historyExpired),
-        GmailAPIError.giveUp(.permissionDenied(reason: "insufficientPermissions")), GmailAPIError.giveUp(.dailyLimitExceeded),
-        GmailAPIError.giveUp(.unexpectedStatus(409)), GmailAPIError.giveUp(.decoding(description: "Message.id: missing id")),
+        GmailAPIError.giveUp(.permissionDenied(reason: "insufficientPermissions")),
+        GmailAPIError.giveUp(.dailyLimitExceeded),
+        GmailAPIError.giveUp(.unexpectedStatus(409)),
+        GmailAPIError.giveUp(.decoding(description: "Message.id: missing id")),
         GmailAPIError.giveUp(.batchPartsFailed(failedIDs: ["a"], first: .retryLater(.server(status: 500)))),
         GmailAPIError.badRequest(reason: "Invalid label: X"),
-        LoginFlowError.authorizationDenied(reason: "access_denied"), LoginFlowError.stateMismatch, LoginFlowError.loginTimedOut,
+        LoginFlowError.authorizationDenied(reason: "access_denied"), LoginFlowError.stateMismatch,
+        LoginFlowError.loginTimedOut,
         LoginFlowError.loopback(description: "y"), CredentialStoreError("x"),
     ]
 
@@ -66,7 +71,9 @@ import Testing
     @Test("no error message is empty, and none contains a token")
     func messages() {
         for error in Self.allErrors {
-            let text = [error.errorDescription ?? "", "\(error)", String(reflecting: error), error.localizedDescription].joined(separator: "\n")
+            let text = [
+                error.errorDescription ?? "", "\(error)", String(reflecting: error), error.localizedDescription,
+            ].joined(separator: "\n")
             #expect(!(error.errorDescription ?? "").isEmpty)
             #expect(!text.contains(Self.token))
         }
@@ -75,7 +82,8 @@ import Testing
     @Test("errors raised through the client never echo the bearer token or request data")
     func clientErrors() async throws {
         let responses: [HTTPResponse] = [
-            googleError(400, reason: "invalidArgument", message: "Invalid id value"), googleError(403, reason: "insufficientPermissions"),
+            googleError(400, reason: "invalidArgument", message: "Invalid id value"),
+            googleError(403, reason: "insufficientPermissions"),
             googleError(404, reason: "notFound"), googleError(503, reason: "backendError"), jsonResponse(200, "{}"),
         ]
         for response in responses {

@@ -27,7 +27,8 @@ import Testing
 
     @Test("request descriptions redact the bearer token")
     func redactedDescription() {
-        let request = HTTPRequest(method: "GET", url: URL(string: "http://x/y")!, headers: ["Authorization": "Bearer ya29.SECRET"])
+        let request = HTTPRequest(
+            method: "GET", url: URL(string: "http://x/y")!, headers: ["Authorization": "Bearer ya29.SECRET"])
         #expect(!request.description.contains("SECRET"))
         #expect(request.description.contains("<redacted>"))
     }
@@ -37,9 +38,12 @@ import Testing
         let receiver = try LoopbackReceiver()
         let waiter = Task { try await receiver.waitForCode(expectedState: "s", timeoutSeconds: 30) }
         let transport = URLSessionTransport()
-        let notFound = try await transport.send(HTTPRequest(method: "GET", url: URL(string: "\(receiver.redirectURI)/favicon.ico")!, timeoutSeconds: 30))
+        let notFound = try await transport.send(
+            HTTPRequest(method: "GET", url: URL(string: "\(receiver.redirectURI)/favicon.ico")!, timeoutSeconds: 30))
         #expect(notFound.status == 404)
-        let ok = try await transport.send(HTTPRequest(method: "GET", url: URL(string: "\(receiver.redirectURI)/?code=c&state=s")!, timeoutSeconds: 30))
+        let ok = try await transport.send(
+            HTTPRequest(method: "GET", url: URL(string: "\(receiver.redirectURI)/?code=c&state=s")!, timeoutSeconds: 30)
+        )
         #expect(ok.status == 200)
         #expect(ok.headers["content-type"]?.hasPrefix("text/html") == true)
         #expect(String(decoding: ok.body, as: UTF8.self).contains("signed in"))
@@ -54,7 +58,8 @@ import Testing
             port = receiver.port
         }  // closed again: nothing listens there now
         await #expect(throws: (any Error).self) {
-            try await URLSessionTransport().send(HTTPRequest(method: "GET", url: URL(string: "http://127.0.0.1:\(port)/")!, timeoutSeconds: 2))
+            try await URLSessionTransport().send(
+                HTTPRequest(method: "GET", url: URL(string: "http://127.0.0.1:\(port)/")!, timeoutSeconds: 2))
         }
     }
 }
@@ -88,7 +93,8 @@ struct CapturingLogHandler: LogHandler {
         let sink = LineSink()
         let logger = Logger(label: "test") { _ in CapturingLogHandler(sink: sink) }
         let transport = ScriptedTransport(queue: [
-            googleError(401, reason: "authError"), googleError(503, reason: "backendError"), jsonResponse(200, GmailClientTests.profileJSON),
+            googleError(401, reason: "authError"), googleError(503, reason: "backendError"),
+            jsonResponse(200, GmailClientTests.profileJSON),
         ])
         let client = GmailClient(
             configuration: .init(baseURL: URL(string: "http://127.0.0.1:9")!), transport: transport,

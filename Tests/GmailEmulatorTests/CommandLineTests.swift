@@ -1,13 +1,15 @@
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
 
 @Suite struct EmulatorCommandLineTests {
     /// The `gmail-emulator` executable built beside the test bundle.
     static var executable: URL {
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("gmail-emulator")
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("gmail-emulator")
     }
 
     @Test("serve prints its base URL on the first line, serves the API, and stops on SIGTERM")

@@ -6,16 +6,23 @@ import Testing
 /// half-open for the client's timeout to find. The client waits up to 30 s; an end within 20 s is
 /// "at once" with a wide margin for a busy machine.
 @Suite struct ConnectionDropTests {
-    static let batchBody = Array("--b\r\nContent-Type: application/http\r\nContent-ID: <item-0>\r\n\r\nGET /gmail/v1/users/me/profile\r\n\r\n--b--\r\n".utf8)
+    static let batchBody = Array(
+        "--b\r\nContent-Type: application/http\r\nContent-ID: <item-0>\r\n\r\nGET /gmail/v1/users/me/profile\r\n\r\n--b--\r\n"
+            .utf8)
 
-    @Test("a reset before the body is read: a raw socket sees the connection end within 20 s, body unsent", arguments: [false, true])
+    @Test(
+        "a reset before the body is read: a raw socket sees the connection end within 20 s, body unsent",
+        arguments: [false, true])
     func rawSocketBeforeBody(batch: Bool) async throws {
         try await withEmulator { h in
             let method = batch ? "batch" : "messages.modify"
-            _ = try await h.control("faults", #"{"rules":[{"method":"\#(method)","probability":1,"kind":"dropBeforeBody","count":1}]}"#, method: "PUT")
+            _ = try await h.control(
+                "faults", #"{"rules":[{"method":"\#(method)","probability":1,"kind":"dropBeforeBody","count":1}]}"#,
+                method: "PUT")
             let path = batch ? "/batch/gmail/v1" : Harness.me + "/messages/0123abcd/modify"
             // Announce a large body but send none of it: only an early reset can end this exchange.
-            let head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(Harness.token)\r\nContent-Type: multipart/mixed; boundary=b\r\nContent-Length: 1000000\r\n\r\n"
+            let head =
+                "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(Harness.token)\r\nContent-Type: multipart/mixed; boundary=b\r\nContent-Length: 1000000\r\n\r\n"
             let outcome = try await RawSocket.exchange(port: h.running.port, send: Array(head.utf8), timeoutSeconds: 30)
             #expect(outcome.elapsed < .seconds(20), "the client waited \(outcome.elapsed)")
             #expect(outcome.response.isEmpty, "no response bytes before a reset")
@@ -24,15 +31,21 @@ import Testing
         }
     }
 
-    @Test("a drop after the body is read: a raw socket gets a truncated answer and the end of the connection, within 20 s", arguments: [false, true])
+    @Test(
+        "a drop after the body is read: a raw socket gets a truncated answer and the end of the connection, within 20 s",
+        arguments: [false, true])
     func rawSocketAfterBody(batch: Bool) async throws {
         try await withEmulator { h in
             let method = batch ? "batch" : "getProfile"
-            _ = try await h.control("faults", #"{"rules":[{"method":"\#(method)","probability":1,"kind":"drop","count":1}]}"#, method: "PUT")
+            _ = try await h.control(
+                "faults", #"{"rules":[{"method":"\#(method)","probability":1,"kind":"drop","count":1}]}"#, method: "PUT"
+            )
             let path = batch ? "/batch/gmail/v1" : Harness.me + "/profile"
             let body = batch ? Self.batchBody : []
-            let head = "\(batch ? "POST" : "GET") \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(Harness.token)\r\nContent-Type: multipart/mixed; boundary=b\r\nContent-Length: \(body.count)\r\n\r\n"
-            let outcome = try await RawSocket.exchange(port: h.running.port, send: Array(head.utf8) + body, timeoutSeconds: 30)
+            let head =
+                "\(batch ? "POST" : "GET") \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(Harness.token)\r\nContent-Type: multipart/mixed; boundary=b\r\nContent-Length: \(body.count)\r\n\r\n"
+            let outcome = try await RawSocket.exchange(
+                port: h.running.port, send: Array(head.utf8) + body, timeoutSeconds: 30)
             #expect(outcome.elapsed < .seconds(20), "the client waited \(outcome.elapsed)")
             let text = String(decoding: outcome.response, as: UTF8.self)
             #expect(!text.contains("emailAddress"), "a complete answer: \(text)")
@@ -47,14 +60,18 @@ enum RawSocket {
         var elapsed: Duration
     }
 
-    struct Failure: Error { var step: String; var code: Int32 }
+    struct Failure: Error {
+        var step: String
+        var code: Int32
+    }
 
     /// Runs the blocking exchange on a Dispatch thread: blocking a thread of the cooperative pool (two
     /// threads on a two-core machine) would starve the in-process emulator it is talking to.
     static func exchange(port: Int, send bytes: [UInt8], timeoutSeconds: Int) async throws -> Outcome {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try blockingExchange(port: port, send: bytes, timeoutSeconds: timeoutSeconds) })
+                continuation.resume(
+                    with: Result { try blockingExchange(port: port, send: bytes, timeoutSeconds: timeoutSeconds) })
             }
         }
     }
@@ -68,7 +85,9 @@ enum RawSocket {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else { throw Failure(step: "connect", code: errno) }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)

@@ -1,9 +1,10 @@
 import Foundation
+import GmailEmulator
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import GmailEmulator
-import Testing
 
 /// A started emulator plus small HTTP helpers over real sockets (URLSession).
 struct Harness {
@@ -19,8 +20,10 @@ struct Harness {
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    func request(_ method: String, _ path: String, body: [UInt8] = [], contentType: String? = nil,
-                 token: String? = Harness.token) async throws -> Reply {
+    func request(
+        _ method: String, _ path: String, body: [UInt8] = [], contentType: String? = nil,
+        token: String? = Harness.token
+    ) async throws -> Reply {
         guard let url = URL(string: running.baseURL + path) else { throw URLError(.badURL) }
         var request = URLRequest(url: url)
         request.httpMethod = method
@@ -30,24 +33,30 @@ struct Harness {
         let (data, response) = try await session.data(for: request)
         let http = response as? HTTPURLResponse
         var headers: [String: String] = [:]
-        for (key, value) in http?.allHeaderFields ?? [:] { headers[String(describing: key).lowercased()] = String(describing: value) }
+        for (key, value) in http?.allHeaderFields ?? [:] {
+            headers[String(describing: key).lowercased()] = String(describing: value)
+        }
         return Reply(status: http?.statusCode ?? 0, body: [UInt8](data), headers: headers)
     }
 
-    func get(_ path: String, token: String? = Harness.token) async throws -> Reply { try await request("GET", path, token: token) }
+    func get(_ path: String, token: String? = Harness.token) async throws -> Reply {
+        try await request("GET", path, token: token)
+    }
 
     func post(_ path: String, json: String, token: String? = Harness.token) async throws -> Reply {
         try await request("POST", path, body: Array(json.utf8), contentType: "application/json", token: token)
     }
 
     func control(_ action: String, _ json: String, method: String = "POST") async throws -> Reply {
-        try await request(method, "/_emulator/" + action, body: Array(json.utf8), contentType: "application/json", token: nil)
+        try await request(
+            method, "/_emulator/" + action, body: Array(json.utf8), contentType: "application/json", token: nil)
     }
 
     func deliver(_ raw: String, labels: [String]? = nil) async throws -> String {
         let query = (labels ?? []).map { "labelIds=\($0)" }.joined(separator: "&")
-        let reply = try await request("POST", "/_emulator/deliver" + (query.isEmpty ? "" : "?" + query), body: Array(raw.utf8),
-                                      contentType: "message/rfc822", token: nil)
+        let reply = try await request(
+            "POST", "/_emulator/deliver" + (query.isEmpty ? "" : "?" + query), body: Array(raw.utf8),
+            contentType: "message/rfc822", token: nil)
         return reply.json["id"]?.stringValue ?? ""
     }
 
@@ -55,8 +64,10 @@ struct Harness {
 }
 
 /// Starts an emulator on port 0, runs `body`, and always shuts it down.
-func withEmulator(_ configure: (inout EmulatorConfiguration) -> Void = { _ in },
-                  _ body: (Harness) async throws -> Void) async throws {
+func withEmulator(
+    _ configure: (inout EmulatorConfiguration) -> Void = { _ in },
+    _ body: (Harness) async throws -> Void
+) async throws {
     var configuration = EmulatorConfiguration()
     configuration.mailbox = .messages(Fixtures.mailbox)
     configure(&configuration)
@@ -75,8 +86,10 @@ func withEmulator(_ configure: (inout EmulatorConfiguration) -> Void = { _ in },
 
 /// Keeps 302s visible to tests (the OAuth redirect goes to a loopback port nobody listens on).
 final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
         completionHandler(nil)
     }
 }
@@ -114,13 +127,23 @@ enum Fixtures {
 
         """
 
-    static func plain(_ n: Int, from: String = "Carol <carol@example.net>", subject: String? = nil, extra: String = "") -> String {
+    static func plain(_ n: Int, from: String = "Carol <carol@example.net>", subject: String? = nil, extra: String = "")
+        -> String
+    {
         "From: \(from)\r\nTo: me@example.com\r\nSubject: \(subject ?? "note \(n)")\r\nDate: Thu, \(10 + n % 18) Oct 2024 08:00:\(String(format: "%02d", n % 60)) +0000\r\nMessage-ID: <note-\(n)@example.net>\r\n\(extra)Content-Type: text/plain; charset=utf-8\r\n\r\nBody of note \(n).\r\n"
     }
 
     static var mailbox: [(raw: [UInt8], labels: [String]?)] {
         [(Array(multipart.utf8), ["INBOX", "UNREAD", "IMPORTANT"])]
             + (1...5).map { (Array(plain($0).utf8), nil) }
-            + [(Array(plain(6, from: "Me <me@example.com>", subject: "Re: note 1", extra: "In-Reply-To: <note-1@example.net>\r\n").utf8), nil)]
+            + [
+                (
+                    Array(
+                        plain(
+                            6, from: "Me <me@example.com>", subject: "Re: note 1",
+                            extra: "In-Reply-To: <note-1@example.net>\r\n"
+                        ).utf8), nil
+                )
+            ]
     }
 }

@@ -1,9 +1,10 @@
 import EmulatorLauncher
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
 
 /// The launcher the demo, the benchmarks and the end-to-end tests start `gmail-emulator` through.
 @Suite struct EmulatorLauncherTests {

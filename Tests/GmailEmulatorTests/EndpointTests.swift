@@ -6,9 +6,13 @@ import Testing
     @Test("every endpoint answers; userId me or the address works, another address is 403")
     func endpointsAndUserId() async throws {
         try await withEmulator { h in
-            for path in ["/profile", "/labels", "/labels/INBOX", "/settings/sendAs", "/messages", "/history?startHistoryId=1"] {
+            for path in [
+                "/profile", "/labels", "/labels/INBOX", "/settings/sendAs", "/messages", "/history?startHistoryId=1",
+            ] {
                 let reply = try await h.get(Harness.me + path)
-                #expect(reply.status == 200 || (path.hasPrefix("/history") && reply.status == 404), "\(path): \(reply.status)")
+                #expect(
+                    reply.status == 200 || (path.hasPrefix("/history") && reply.status == 404),
+                    "\(path): \(reply.status)")
             }
             let profile = try await h.get("/gmail/v1/users/me%40example.com/profile")
             #expect(profile.status == 200)
@@ -16,7 +20,10 @@ import Testing
             #expect(profile.json["messagesTotal"] == .int(7))
             let other = try await h.get("/gmail/v1/users/eve@example.com/profile")
             #expect(other.status == 403)
-            #expect(other.text == #"{"error":{"code":403,"message":"Delegation denied for eve@example.com","errors":[{"message":"Delegation denied for eve@example.com","domain":"global","reason":"forbidden"}],"status":"PERMISSION_DENIED"}}"#)
+            #expect(
+                other.text
+                    == #"{"error":{"code":403,"message":"Delegation denied for eve@example.com","errors":[{"message":"Delegation denied for eve@example.com","domain":"global","reason":"forbidden"}],"status":"PERMISSION_DENIED"}}"#
+            )
             let list = try await h.get(Harness.me + "/messages")
             let id = list.json["messages"]?.arrayValue?.first?["id"]?.stringValue ?? ""
             #expect(try await h.get(Harness.me + "/messages/\(id)?format=minimal").status == 200)

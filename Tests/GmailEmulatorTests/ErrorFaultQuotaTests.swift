@@ -8,21 +8,36 @@ import Testing
         try await withEmulator { h in
             let unauthorized = try await h.get(Harness.me + "/profile", token: nil)
             #expect(unauthorized.status == 401)
-            #expect(unauthorized.json["error"]?["errors"]?.arrayValue?.first == .object([
-                ("message", .string("Invalid Credentials")), ("domain", .string("global")), ("reason", .string("authError")),
-                ("location", .string("Authorization")), ("locationType", .string("header")),
-            ]))
+            #expect(
+                unauthorized.json["error"]?["errors"]?.arrayValue?.first
+                    == .object([
+                        ("message", .string("Invalid Credentials")), ("domain", .string("global")),
+                        ("reason", .string("authError")),
+                        ("location", .string("Authorization")), ("locationType", .string("header")),
+                    ]))
             #expect(unauthorized.json["error"]?["status"] == .string("UNAUTHENTICATED"))
             let id = try await FormatTests.lunchId(h)
             let bad = try await h.post(Harness.me + "/messages/\(id)/modify", json: #"{"addLabelIds":["NOPE"]}"#)
-            #expect(bad.text == #"{"error":{"code":400,"message":"Invalid label: NOPE","errors":[{"message":"Invalid label: NOPE","domain":"global","reason":"invalidArgument"}],"status":"INVALID_ARGUMENT"}}"#)
-            _ = try await h.control("faults", #"{"rules":[{"method":"getProfile","probability":1,"kind":"429","count":1},{"method":"getProfile","probability":1,"kind":"403rate","count":1}]}"#, method: "PUT")
+            #expect(
+                bad.text
+                    == #"{"error":{"code":400,"message":"Invalid label: NOPE","errors":[{"message":"Invalid label: NOPE","domain":"global","reason":"invalidArgument"}],"status":"INVALID_ARGUMENT"}}"#
+            )
+            _ = try await h.control(
+                "faults",
+                #"{"rules":[{"method":"getProfile","probability":1,"kind":"429","count":1},{"method":"getProfile","probability":1,"kind":"403rate","count":1}]}"#,
+                method: "PUT")
             let tooMany = try await h.get(Harness.me + "/profile")
             #expect(tooMany.status == 429)
             #expect(tooMany.headers["retry-after"] == "1")
-            #expect(tooMany.text == #"{"error":{"code":429,"message":"Too many concurrent requests for user","errors":[{"message":"Too many concurrent requests for user","domain":"global","reason":"rateLimitExceeded"}],"status":"RESOURCE_EXHAUSTED"}}"#)
+            #expect(
+                tooMany.text
+                    == #"{"error":{"code":429,"message":"Too many concurrent requests for user","errors":[{"message":"Too many concurrent requests for user","domain":"global","reason":"rateLimitExceeded"}],"status":"RESOURCE_EXHAUSTED"}}"#
+            )
             let rate = try await h.get(Harness.me + "/profile")
-            #expect(rate.text == #"{"error":{"code":403,"message":"User Rate Limit Exceeded","errors":[{"message":"User Rate Limit Exceeded","domain":"usageLimits","reason":"userRateLimitExceeded"}],"status":"PERMISSION_DENIED"}}"#)
+            #expect(
+                rate.text
+                    == #"{"error":{"code":403,"message":"User Rate Limit Exceeded","errors":[{"message":"User Rate Limit Exceeded","domain":"usageLimits","reason":"userRateLimitExceeded"}],"status":"PERMISSION_DENIED"}}"#
+            )
             #expect(try await h.get(Harness.me + "/profile").status == 200)
             let missing = try await h.get(Harness.me + "/messages/00000000deadbeef")
             #expect(missing.status == 404)
@@ -33,13 +48,22 @@ import Testing
     func permanentFaults() async throws {
         try await withEmulator { h in
             let id = try await FormatTests.lunchId(h)
-            _ = try await h.control("faults", #"{"rules":[{"method":"messages.modify","kind":"403scope","count":1},{"method":"messages.modify","kind":"400","count":1}]}"#, method: "PUT")
-            let forbidden = try await h.post(Harness.me + "/messages/\(id)/modify", json: #"{"addLabelIds":["STARRED"]}"#)
-            #expect(forbidden.text == #"{"error":{"code":403,"message":"Request had insufficient authentication scopes.","errors":[{"message":"Request had insufficient authentication scopes.","domain":"global","reason":"insufficientPermissions"}],"status":"PERMISSION_DENIED"}}"#)
+            _ = try await h.control(
+                "faults",
+                #"{"rules":[{"method":"messages.modify","kind":"403scope","count":1},{"method":"messages.modify","kind":"400","count":1}]}"#,
+                method: "PUT")
+            let forbidden = try await h.post(
+                Harness.me + "/messages/\(id)/modify", json: #"{"addLabelIds":["STARRED"]}"#)
+            #expect(
+                forbidden.text
+                    == #"{"error":{"code":403,"message":"Request had insufficient authentication scopes.","errors":[{"message":"Request had insufficient authentication scopes.","domain":"global","reason":"insufficientPermissions"}],"status":"PERMISSION_DENIED"}}"#
+            )
             let invalid = try await h.post(Harness.me + "/messages/\(id)/modify", json: #"{"addLabelIds":["STARRED"]}"#)
             #expect(invalid.status == 400)
             #expect(invalid.json["error"]?["errors"]?.arrayValue?.first?["reason"] == .string("invalidArgument"))
-            #expect(try await h.post(Harness.me + "/messages/\(id)/modify", json: #"{"addLabelIds":["STARRED"]}"#).status == 200)
+            #expect(
+                try await h.post(Harness.me + "/messages/\(id)/modify", json: #"{"addLabelIds":["STARRED"]}"#).status
+                    == 200)
             #expect(try await h.get(Harness.me + "/profile").status == 200)
         }
     }
@@ -48,7 +72,9 @@ import Testing
     func faultsByProbability() async throws {
         try await withEmulator { h in
             func run() async throws -> [Int] {
-                _ = try await h.control("faults", #"{"seed":7,"rules":[{"method":"messages.list","probability":0.5,"kind":"500"}]}"#, method: "PUT")
+                _ = try await h.control(
+                    "faults", #"{"seed":7,"rules":[{"method":"messages.list","probability":0.5,"kind":"500"}]}"#,
+                    method: "PUT")
                 var statuses: [Int] = []
                 for _ in 0..<20 { statuses.append(try await h.get(Harness.me + "/messages").status) }
                 #expect(try await h.get(Harness.me + "/profile").status == 200)  // other methods untouched
@@ -57,7 +83,10 @@ import Testing
             let first = try await run()
             #expect(first.contains(500) && first.contains(200))
             #expect(try await run() == first)
-            _ = try await h.control("faults", #"{"rules":[{"method":"*","probability":1,"kind":"503","count":1},{"method":"*","probability":1,"kind":"drop","count":1},{"method":"*","probability":1,"kind":"slow:50","count":1}]}"#, method: "PUT")
+            _ = try await h.control(
+                "faults",
+                #"{"rules":[{"method":"*","probability":1,"kind":"503","count":1},{"method":"*","probability":1,"kind":"drop","count":1},{"method":"*","probability":1,"kind":"slow:50","count":1}]}"#,
+                method: "PUT")
             #expect(try await h.get(Harness.me + "/profile").status == 503)
             await #expect(throws: (any Error).self) { _ = try await h.get(Harness.me + "/profile") }
             let clock = ContinuousClock()

@@ -18,12 +18,23 @@ import Testing
             #expect(minimal["payload"] == nil && minimal["raw"] == nil)
             #expect(minimal["snippet"]?.stringValue?.hasPrefix("Hi Ann, Lunch at 12? Café it&#39;s on me") == true)
             #expect(minimal["internalDate"] == .string("1731488400000"))
-            let metadata = try await h.get(Harness.me + "/messages/\(id)?format=metadata&metadataHeaders=From&metadataHeaders=subject").json
-            #expect(metadata["payload"] == .object([
-                ("mimeType", .string("multipart/mixed")),
-                ("headers", .array([.object([("name", .string("From")), ("value", .string("Bob Example <bob@example.org>"))]),
-                                    .object([("name", .string("Subject")), ("value", .string("lunch"))])])),
-            ]))
+            let metadata = try await h.get(
+                Harness.me + "/messages/\(id)?format=metadata&metadataHeaders=From&metadataHeaders=subject"
+            ).json
+            #expect(
+                metadata["payload"]
+                    == .object([
+                        ("mimeType", .string("multipart/mixed")),
+                        (
+                            "headers",
+                            .array([
+                                .object([
+                                    ("name", .string("From")), ("value", .string("Bob Example <bob@example.org>")),
+                                ]),
+                                .object([("name", .string("Subject")), ("value", .string("lunch"))]),
+                            ])
+                        ),
+                    ]))
             let full = try await h.get(Harness.me + "/messages/\(id)").json
             let payload = try #require(full["payload"])
             #expect(payload["partId"] == .string("") && payload["filename"] == .string(""))
@@ -42,7 +53,8 @@ import Testing
             let attachmentId = try #require(attachment["body"]?["attachmentId"]?.stringValue)
             #expect(attachment["body"]?["data"] == nil)
             let fetched = try await h.get(Harness.me + "/messages/\(id)/attachments/\(attachmentId)").json
-            let expected = TransferDecoding.base64(Array("JVBERi0xLjQKJcOkw7zDtsOfCjIgMCBvYmoKPDwvTGVuZ3RoIDMgMCBSPj4Kc3RyZWFtCg==".utf8))
+            let expected = TransferDecoding.base64(
+                Array("JVBERi0xLjQKJcOkw7zDtsOfCjIgMCBvYmoKPDwvTGVuZ3RoIDMgMCBSPj4Kc3RyZWFtCg==".utf8))
             #expect(fetched["data"]?.stringValue.flatMap(Base64URL.decode) == expected)
             #expect(fetched["size"] == .int(Int64(expected.count)))
             let raw = try await h.get(Harness.me + "/messages/\(id)?format=raw").json

@@ -13,7 +13,9 @@ import Testing
             let start = try await h.get(Harness.me + "/profile").json["historyId"]?.stringValue ?? ""
             #expect(try await HistoryTests.history(h, start).json["history"] == nil)
             let id = try await h.deliver(Fixtures.plain(30))
-            _ = try await h.post(Harness.me + "/messages/\(id)/modify", json: #"{"addLabelIds":["STARRED"],"removeLabelIds":["UNREAD"]}"#)
+            _ = try await h.post(
+                Harness.me + "/messages/\(id)/modify", json: #"{"addLabelIds":["STARRED"],"removeLabelIds":["UNREAD"]}"#
+            )
             _ = try await h.post(Harness.me + "/messages/\(id)/modify", json: #"{"addLabelIds":["STARRED"]}"#)  // no-op
             _ = try await h.post(Harness.me + "/messages/\(id)/trash", json: "")
             #expect(try await h.request("DELETE", Harness.me + "/messages/\(id)").status == 204)
@@ -50,7 +52,10 @@ import Testing
             for n in 0..<3 { _ = try await h.deliver(Fixtures.plain(50 + n)) }
             let reply = try await HistoryTests.history(h, start)
             #expect(reply.status == 404)
-            #expect(reply.text == #"{"error":{"code":404,"message":"Requested entity was not found.","errors":[{"message":"Requested entity was not found.","domain":"global","reason":"notFound"}],"status":"NOT_FOUND"}}"#)
+            #expect(
+                reply.text
+                    == #"{"error":{"code":404,"message":"Requested entity was not found.","errors":[{"message":"Requested entity was not found.","domain":"global","reason":"notFound"}],"status":"NOT_FOUND"}}"#
+            )
             let now = try await h.get(Harness.me + "/profile").json["historyId"]?.stringValue ?? ""
             #expect(try await HistoryTests.history(h, now).status == 200)
             _ = try await h.deliver(Fixtures.plain(59))
@@ -64,7 +69,9 @@ import Testing
         try await withEmulator { h in
             let start = try await h.get(Harness.me + "/profile").json["historyId"]?.stringValue ?? ""
             _ = try await h.deliver(Fixtures.plain(60))
-            _ = try await h.control("faults", #"{"rules":[{"method":"history.list","probability":1,"kind":"emptyHistoryPage","count":1}]}"#, method: "PUT")
+            _ = try await h.control(
+                "faults", #"{"rules":[{"method":"history.list","probability":1,"kind":"emptyHistoryPage","count":1}]}"#,
+                method: "PUT")
             let empty = try await HistoryTests.history(h, start).json
             #expect(empty["history"] == nil)
             let token = try #require(empty["nextPageToken"]?.stringValue)
@@ -86,7 +93,8 @@ import Testing
                 let page = try await h.get(Harness.me + query).json
                 seen += (page["messages"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
                 token = page["nextPageToken"]?.stringValue
-                _ = try await h.deliver(Fixtures.plain(70 + round).replacingOccurrences(of: "2024", with: "2025"))  // newer mail arrives mid-listing
+                // newer mail arrives mid-listing
+                _ = try await h.deliver(Fixtures.plain(70 + round).replacingOccurrences(of: "2024", with: "2025"))
                 round += 1
             } while token != nil
             #expect(seen.count == 7)

@@ -8,7 +8,10 @@ import Testing
     func takeoutMbox() async throws {
         let mbox = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Fixtures/import/takeout.mbox").path
-        try await withEmulator({ $0.mailbox = .path(mbox); $0.account = "me@example.org" }) { h in
+        try await withEmulator({
+            $0.mailbox = .path(mbox)
+            $0.account = "me@example.org"
+        }) { h in
             let lunch = try await h.get(Harness.me + "/messages?q=subject:lunch&labelIds=INBOX").json
             let first = try #require(lunch["messages"]?.arrayValue?.first)
             let id = try #require(first["id"]?.stringValue)

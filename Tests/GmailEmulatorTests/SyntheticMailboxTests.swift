@@ -1,7 +1,8 @@
 import Foundation
-@testable import GmailEmulator
 import MailText
 import Testing
+
+@testable import GmailEmulator
 
 /// The one synthetic mailbox the emulator serves and the benchmarks store.
 @Suite struct SyntheticMailboxTests {
@@ -18,7 +19,8 @@ import Testing
     @Test("the emulator's cast grows with the mailbox: one correspondent per ten messages")
     func castGrows() {
         for count in [1_000, 5_000] {
-            let messages = Array(SyntheticMailbox.emulator(messageCount: count, account: "me@example.org").messages(seed: 1))
+            let messages = Array(
+                SyntheticMailbox.emulator(messageCount: count, account: "me@example.org").messages(seed: 1))
             let people = Set(messages.flatMap { [$0.from] + $0.to + $0.cc }.filter { $0.address != "me@example.org" })
             // One per conversation plus the second member of each group conversation (a tenth of them).
             #expect(people.count >= count / 10 - 1 && people.count <= count / 10 + count / 100)
@@ -29,7 +31,8 @@ import Testing
 
     @Test("conversation 0 holds the long conversation, spread over the whole time range")
     func bigConversation() {
-        let mailbox = SyntheticMailbox(messageCount: 2_000, conversationCount: 100, bigConversationSize: 400, endDateMs: 1_763_800_000_000)
+        let mailbox = SyntheticMailbox(
+            messageCount: 2_000, conversationCount: 100, bigConversationSize: 400, endDateMs: 1_763_800_000_000)
         let messages = Array(mailbox.messages(seed: 42))
         let big = messages.filter { $0.conversation == 0 }
         #expect(big.count == 400)

@@ -11,9 +11,11 @@ import Testing
         #expect(Base64URL.decode("-_-_") == Self.urlLetters)
     }
 
-    @Test("padding is written on request and read either way", arguments: [
-        ("H", "SA==", "SA"), ("Hi", "SGk=", "SGk"), ("Hi!", "SGkh", "SGkh"), ("", "", ""),
-    ])
+    @Test(
+        "padding is written on request and read either way",
+        arguments: [
+            ("H", "SA==", "SA"), ("Hi", "SGk=", "SGk"), ("Hi!", "SGkh", "SGkh"), ("", "", ""),
+        ])
     func padding(text: String, padded: String, unpadded: String) {
         let bytes = Array(text.utf8)
         #expect(Base64URL.encode(bytes, padded: true) == padded)
@@ -22,14 +24,16 @@ import Testing
         #expect(Base64URL.decode(unpadded) == bytes)
     }
 
-    @Test("what is not base64url is refused, not half-decoded", arguments: [
-        "+/+/",      // the standard alphabet
-        "SGk h",     // whitespace
-        "SGkhS",     // a length no encoding produces
-        "SA==SA==",  // padding before the end
-        "S===",      // more padding than any group has
-        "SGk\u{E9}", // a non-ASCII letter
-    ])
+    @Test(
+        "what is not base64url is refused, not half-decoded",
+        arguments: [
+            "+/+/",  // the standard alphabet
+            "SGk h",  // whitespace
+            "SGkhS",  // a length no encoding produces
+            "SA==SA==",  // padding before the end
+            "S===",  // more padding than any group has
+            "SGk\u{E9}",  // a non-ASCII letter
+        ])
     func invalid(text: String) {
         #expect(Base64URL.decode(text) == nil)
     }

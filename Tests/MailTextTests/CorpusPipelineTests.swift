@@ -12,7 +12,8 @@ import Testing
         }
     }
 
-    @Test("every corpus message goes through parse → text → sanitize: no crash, no hang, text whenever the body has text")
+    @Test(
+        "every corpus message goes through parse → text → sanitize: no crash, no hang, text whenever the body has text")
     func wholeCorpus() async throws {
         let files = Corpus.emlFiles()
         try #require(files.count > 2000, "the corpus must be in Fixtures/corpus (found \(files.count) files)")
@@ -26,15 +27,23 @@ import Testing
             bytesTotal += raw.count
             let name = file.lastPathComponent
             // 10 s is ~1000× the typical cost: only a runaway loop or recursion can reach it.
-            guard let outcome = await withDeadline(seconds: 10, { () -> (ProcessedMessage, Bool) in
-                let processed = pipeline.process(raw: raw)
-                let message = processed.message
-                let plainHasText = message.plainPart.map { !$0.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } ?? false
-                let htmlHasText = message.htmlPart.map {
-                    !HTMLToText.convert($0.text).fullText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-                } ?? false
-                return (processed, plainHasText || htmlHasText)
-            }) else {
+            guard
+                let outcome = await withDeadline(
+                    seconds: 10,
+                    { () -> (ProcessedMessage, Bool) in
+                        let processed = pipeline.process(raw: raw)
+                        let message = processed.message
+                        let plainHasText =
+                            message.plainPart.map { !$0.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+                            ?? false
+                        let htmlHasText =
+                            message.htmlPart.map {
+                                !HTMLToText.convert($0.text).fullText.trimmingCharacters(in: .whitespacesAndNewlines)
+                                    .isEmpty
+                            } ?? false
+                        return (processed, plainHasText || htmlHasText)
+                    })
+            else {
                 Issue.record("\(name): did not finish within 10 s")
                 return  // the runaway thread keeps running; stop before piling up more
             }
@@ -45,14 +54,20 @@ import Testing
                 withText += 1
             }
             #expect(!text.text.unicodeScalars.contains(where: Self.isForbidden), "\(name): unsafe scalar in the text")
-            #expect(!text.originalText.unicodeScalars.contains(where: Self.isForbidden), "\(name): unsafe scalar in the original")
-            #expect(!processed.message.subject.unicodeScalars.contains(where: Self.isForbidden), "\(name): unsafe scalar in the subject")
+            #expect(
+                !text.originalText.unicodeScalars.contains(where: Self.isForbidden),
+                "\(name): unsafe scalar in the original")
+            #expect(
+                !processed.message.subject.unicodeScalars.contains(where: Self.isForbidden),
+                "\(name): unsafe scalar in the subject")
             if let html = text.sanitizedHTML {
                 #expect(!html.lowercased().contains("<script"), "\(name): script survived sanitizing")
             }
             if text.quotedTextRemoved { removedQuotes += 1 }
         }
         let seconds = (ContinuousClock.now - start) / .seconds(1)
-        print("corpus: \(files.count) messages, \(bytesTotal / 1024) KiB, \(withText) with body text, \(removedQuotes) with quotes removed, \(String(format: "%.2f", seconds)) s (debug)")
+        print(
+            "corpus: \(files.count) messages, \(bytesTotal / 1024) KiB, \(withText) with body text, \(removedQuotes) with quotes removed, \(String(format: "%.2f", seconds)) s (debug)"
+        )
     }
 }

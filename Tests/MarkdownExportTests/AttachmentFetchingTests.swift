@@ -1,8 +1,9 @@
 import ChatmailStore
 import Foundation
-import Testing
-@testable import MarkdownExport
 import TerminalUI
+import Testing
+
+@testable import MarkdownExport
 
 /// The export saves attachments through whatever fetcher it is given, with a real store and real files:
 /// a download that fails is listed and left unlinked while the rest is written, and a failure the
@@ -32,7 +33,8 @@ import TerminalUI
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-fetch-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup of a scratch folder
-        let store = try ChatmailStore(path: dir.appendingPathComponent("chatmail.sqlite").path, clock: { 1_700_000_000_000 })
+        let store = try ChatmailStore(
+            path: dir.appendingPathComponent("chatmail.sqlite").path, clock: { 1_700_000_000_000 })
         try seed(store)
         let account = try #require(try store.accounts().first)
         let output = dir.appendingPathComponent("export", isDirectory: true)
@@ -42,10 +44,15 @@ import TerminalUI
     func seed(_ store: ChatmailStore) throws {
         let messages = [("m1", "1", "report.pdf"), ("m2", "2", "photo.jpg")].enumerated().map { index, item in
             MessageInput(
-                gmailID: item.0, threadID: "t1", internalDateMs: 1_700_000_000_000 + Int64(index) * 60_000, from: Self.alice,
+                gmailID: item.0, threadID: "t1", internalDateMs: 1_700_000_000_000 + Int64(index) * 60_000,
+                from: Self.alice,
                 to: [EmailAddress(address: "me@example.org")], subject: "Files", bodyText: "Here is \(item.2)",
                 labelIDs: ["INBOX"],
-                attachments: [.init(partID: item.1, filename: item.2, mimeType: "application/octet-stream", size: 3, gmailAttachmentID: "a\(item.1)")])
+                attachments: [
+                    .init(
+                        partID: item.1, filename: item.2, mimeType: "application/octet-stream", size: 3,
+                        gmailAttachmentID: "a\(item.1)")
+                ])
         }
         try store.write { tx in
             let account = try tx.ensureAccount(email: "me@example.org")
@@ -70,7 +77,9 @@ import TerminalUI
             #expect(summary.attachmentFailures.count == 1 && summary.attachmentFailures[0].hasPrefix("photo.jpg: "))
             let saved = output.appendingPathComponent("attachments/alice-liddell/report.pdf")
             #expect(FileManager.default.contents(atPath: saved.path) == Data("PDF".utf8))
-            #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("attachments/alice-liddell/photo.jpg").path))
+            #expect(
+                !FileManager.default.fileExists(
+                    atPath: output.appendingPathComponent("attachments/alice-liddell/photo.jpg").path))
             let markdown = try String(contentsOf: output.appendingPathComponent("alice-liddell.md"), encoding: .utf8)
             #expect(markdown.contains("- 📎 [report.pdf](<attachments/alice-liddell/report.pdf>) ("))
             #expect(markdown.contains("- 📎 photo.jpg (") && !markdown.contains("[photo.jpg]"))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MarkdownExport
 
 @Suite struct OutputFilesTests {
@@ -54,7 +55,8 @@ import Testing
             try? FileManager.default.removeItem(at: elsewhere)  // best-effort cleanup
         }
         // DIR/attachments → a folder outside the export: refused, and nothing is created there.
-        try FileManager.default.createSymbolicLink(at: dir.appendingPathComponent("attachments"), withDestinationURL: elsewhere)
+        try FileManager.default.createSymbolicLink(
+            at: dir.appendingPathComponent("attachments"), withDestinationURL: elsewhere)
         #expect(throws: ExportError.self) { try OutputFiles.makeDirectories(["attachments", "alice"], in: dir) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path) == [])
         // Real folders are created, or reused when they exist.
@@ -66,11 +68,14 @@ import Testing
         let target = elsewhere.appendingPathComponent("target.md")
         try Data("theirs".utf8).write(to: target)
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
-        #expect(throws: ExportError.wouldOverwrite(path: link.path, count: 1)) { try OutputFiles.write("mine", to: link, force: false) }
+        #expect(throws: ExportError.wouldOverwrite(path: link.path, count: 1)) {
+            try OutputFiles.write("mine", to: link, force: false)
+        }
         try OutputFiles.write("mine", to: link, force: true)
         #expect(try String(contentsOf: target, encoding: .utf8) == "theirs")
         #expect(try String(contentsOf: link, encoding: .utf8) == "mine")
-        #expect(try FileManager.default.attributesOfItem(atPath: link.path)[.type] as? FileAttributeType == .typeRegular)
+        #expect(
+            try FileManager.default.attributesOfItem(atPath: link.path)[.type] as? FileAttributeType == .typeRegular)
     }
 }
 

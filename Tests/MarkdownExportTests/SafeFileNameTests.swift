@@ -1,12 +1,15 @@
 import Foundation
 import Testing
+
 @testable import MarkdownExport
 
 @Suite struct SafeFileNameTests {
     /// A name is safe when it is one non-empty path component with no hidden, traversal or control part.
     func isSafe(_ name: String) -> Bool {
-        !name.isEmpty && !name.contains("/") && !name.contains("\\") && !name.hasPrefix(".") && name != ".." && name != "."
-            && !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } && name.utf8.count <= SafeFileName.maximumBytes
+        !name.isEmpty && !name.contains("/") && !name.contains("\\") && !name.hasPrefix(".") && name != ".."
+            && name != "."
+            && !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+            && name.utf8.count <= SafeFileName.maximumBytes
     }
 
     @Test("slugs: lowercase words of any script joined by hyphens; traversal, controls and reserved names are defused")

@@ -4,19 +4,24 @@ import JSONOutput
 import MarkdownExport
 import RecordViews
 import Testing
+
 @testable import TerminalUI
 
 /// Messages with an empty body, and text carrying the line and paragraph separators U+2028 and U+2029.
 @Suite struct EmptyBodyAndSeparatorTests {
     static let sender = EmailAddress(address: "ann@example.org", name: "Ann")
 
-    static func transcript(subject: String, text: String, attachments: [TranscriptMessage.Attachment] = []) -> Transcript {
+    static func transcript(subject: String, text: String, attachments: [TranscriptMessage.Attachment] = [])
+        -> Transcript
+    {
         let message = TranscriptMessage(
             id: MessageID(rawValue: 1), gmailID: "g1", threadID: "t", from: sender, isFromMe: false,
-            internalDateMs: GoldenCast.now - 60_000, subject: subject, text: text, originalText: nil, isNewsletter: false,
+            internalDateMs: GoldenCast.now - 60_000, subject: subject, text: text, originalText: nil,
+            isNewsletter: false,
             labels: ["INBOX"], attachments: attachments)
         let conversation = ConversationSummary(
-            id: ConversationID(rawValue: 1), title: subject, participants: [sender], lastMessageAtMs: message.internalDateMs,
+            id: ConversationID(rawValue: 1), title: subject, participants: [sender],
+            lastMessageAtMs: message.internalDateMs,
             snippet: text, messageCount: 1, unreadCount: 0, hasInbox: true, archivedAtMs: nil, isNewsletter: false)
         return Transcript(conversation: conversation, messages: [message], earlierMessageCount: 0)
     }
@@ -40,7 +45,8 @@ import Testing
 
     @Test("an empty body without a subject still gets the note, and attachments are listed after it")
     func emptyBodyWithAttachment() {
-        let attachment = TranscriptMessage.Attachment(filename: "photo.jpg", mimeType: "image/jpeg", size: 2048, isInline: false)
+        let attachment = TranscriptMessage.Attachment(
+            filename: "photo.jpg", mimeType: "image/jpeg", size: 2048, isInline: false)
         #expect(self.bubbleLines(self.render(Self.transcript(subject: "", text: ""))) == ["(no text)"])
         let lines = self.bubbleLines(self.render(Self.transcript(subject: "", text: "", attachments: [attachment])))
         #expect(lines == ["(no text)", "📎 photo.jpg (2 KB)"])

@@ -2,6 +2,7 @@ import ChatmailStore
 import Foundation
 import RecordViews
 import Testing
+
 @testable import TerminalUI
 
 /// Golden-file snapshots of the transcript and the conversation list at three widths, with colour on
@@ -52,7 +53,9 @@ import Testing
             let got = output.split(separator: "\n", omittingEmptySubsequences: false)
             let want = expected.split(separator: "\n", omittingEmptySubsequences: false)
             let first = zip(got, want).enumerated().first { $0.element.0 != $0.element.1 }
-            Issue.record("\(name) differs at line \((first?.offset ?? min(got.count, want.count)) + 1): got \(first.map { String($0.element.0) } ?? "<end>"), want \(first.map { String($0.element.1) } ?? "<end>")")
+            Issue.record(
+                "\(name) differs at line \((first?.offset ?? min(got.count, want.count)) + 1): got \(first.map { String($0.element.0) } ?? "<end>"), want \(first.map { String($0.element.1) } ?? "<end>")"
+            )
         }
     }
 }
@@ -84,21 +87,33 @@ enum GoldenCast {
     }
 
     static let groupMessages: [TranscriptMessage] = [
-        message(1, from: alice, at: now - 2 * day, text: "Shall we book the trip to Kyoto? 🚄 The itinerary is at https://example.com/trips/kyoto-2025/itinerary?day=1&view=full&lang=en"),
-        message(2, from: alice, at: now - 2 * day + 2 * minute, text: "Also: bring adapters!",
-                original: "Also: bring adapters!\n\nOn Monday Bob wrote:\n> what else?"),
+        message(
+            1, from: alice, at: now - 2 * day,
+            text:
+                "Shall we book the trip to Kyoto? 🚄 The itinerary is at https://example.com/trips/kyoto-2025/itinerary?day=1&view=full&lang=en"
+        ),
+        message(
+            2, from: alice, at: now - 2 * day + 2 * minute, text: "Also: bring adapters!",
+            original: "Also: bring adapters!\n\nOn Monday Bob wrote:\n> what else?"),
         message(3, from: wei, at: now - 2 * day + 5 * minute, text: "好的！我已经预订了京都的酒店，离车站很近，步行五分钟。价格也很合理。"),
-        message(4, from: me, at: now - 2 * day + 20 * minute, text: "Great, thanks both 👍🏽 I'll sort out the rail passes.",
-                attachments: [.init(filename: "rail-pass.pdf", mimeType: "application/pdf", size: 245_760, isInline: false)]),
+        message(
+            4, from: me, at: now - 2 * day + 20 * minute, text: "Great, thanks both 👍🏽 I'll sort out the rail passes.",
+            attachments: [.init(filename: "rail-pass.pdf", mimeType: "application/pdf", size: 245_760, isInline: false)]
+        ),
         message(5, from: me, at: now - 2 * day + 80 * minute, subject: "Re: Trip planning", text: "Passes booked."),
-        message(6, from: noa, at: now - day, subject: "Photos", text: "שלום! הנה התמונות מהטיול הקודם.",
-                attachments: [
-                    .init(filename: "kyoto-1.jpg", mimeType: "image/jpeg", size: 3_355_443, isInline: false),
-                    .init(filename: "a-very-long-file-name-that-goes-on-and-on-for-ever.jpg", mimeType: "image/jpeg", size: 1_048_576, isInline: false),
-                ]),
-        message(7, from: news, at: now - day + 30 * minute, subject: "Spring sale: 30% off everything",
-                text: "Our biggest sale of the year starts today.\nEvery item is 30% off until Sunday.\nFree shipping over 50 €.\nNew arrivals every morning.\nUnsubscribe at any time.",
-                newsletter: true),
+        message(
+            6, from: noa, at: now - day, subject: "Photos", text: "שלום! הנה התמונות מהטיול הקודם.",
+            attachments: [
+                .init(filename: "kyoto-1.jpg", mimeType: "image/jpeg", size: 3_355_443, isInline: false),
+                .init(
+                    filename: "a-very-long-file-name-that-goes-on-and-on-for-ever.jpg", mimeType: "image/jpeg",
+                    size: 1_048_576, isInline: false),
+            ]),
+        message(
+            7, from: news, at: now - day + 30 * minute, subject: "Spring sale: 30% off everything",
+            text:
+                "Our biggest sale of the year starts today.\nEvery item is 30% off until Sunday.\nFree shipping over 50 €.\nNew arrivals every morning.\nUnsubscribe at any time.",
+            newsletter: true),
         message(8, from: alice, at: now - 90 * minute, text: "Are we still on for Friday?", unread: true),
         message(9, from: wei, at: now - 30 * minute, text: "👨‍👩‍👧 全家都去！🇯🇵", unread: true),
     ]
@@ -111,7 +126,8 @@ enum GoldenCast {
     static let groupTranscript = Transcript(conversation: group, messages: groupMessages, earlierMessageCount: 3)
 
     static func row(
-        _ id: Int64, _ title: String, _ who: [EmailAddress], at: Int64, snippet: String, unread: Int = 0, newsletter: Bool = false
+        _ id: Int64, _ title: String, _ who: [EmailAddress], at: Int64, snippet: String, unread: Int = 0,
+        newsletter: Bool = false
     ) -> ConversationSummary {
         ConversationSummary(
             id: ConversationID(rawValue: id), title: title, participants: who, lastMessageAtMs: at, snippet: snippet,
@@ -120,10 +136,16 @@ enum GoldenCast {
 
     static let conversations: [ConversationSummary] = [
         group,
-        row(2, "Alice Liddell", [alice], at: now - 3 * 60 * minute, snippet: "See https://example.com/a/very/long/link/that/never/ends/at/all?really=yes", unread: 1),
+        row(
+            2, "Alice Liddell", [alice], at: now - 3 * 60 * minute,
+            snippet: "See https://example.com/a/very/long/link/that/never/ends/at/all?really=yes", unread: 1),
         row(3, "陈伟", [wei], at: now - day, snippet: "好的！我已经预订了京都的酒店，离车站很近。"),
         row(4, "נועה כהן", [noa], at: now - 3 * day, snippet: "שלום! הנה התמונות"),
-        row(5, "Shop News 🛍️", [news], at: now - 20 * day, snippet: "Our biggest sale of the year starts today.", unread: 12, newsletter: true),
-        row(6, "Old Friend", [EmailAddress(address: "old@example.net", name: "Old Friend")], at: now - 400 * day, snippet: "Long time no see!"),
+        row(
+            5, "Shop News 🛍️", [news], at: now - 20 * day, snippet: "Our biggest sale of the year starts today.",
+            unread: 12, newsletter: true),
+        row(
+            6, "Old Friend", [EmailAddress(address: "old@example.net", name: "Old Friend")], at: now - 400 * day,
+            snippet: "Long time no see!"),
     ]
 }

@@ -3,21 +3,24 @@ import Foundation
 import JSONOutput
 import RecordViews
 import Testing
+
 @testable import TerminalUI
 
 @Suite struct DisplayWidthTests {
-    @Test("measures grapheme clusters", arguments: [
-        ("hello", 5),
-        ("日本語", 6),              // East Asian wide
-        ("한국어", 6),              // Hangul syllables
-        ("e\u{301}", 1),           // combining acute accent adds nothing
-        ("👍", 2),
-        ("👍🏽", 2),                // skin tone
-        ("👨‍👩‍👧", 2),                // ZWJ family
-        ("🇫🇷", 2),                 // flag
-        ("❤️", 2),                  // VS16
-        ("ＡＢ", 4),                // fullwidth Latin
-    ])
+    @Test(
+        "measures grapheme clusters",
+        arguments: [
+            ("hello", 5),
+            ("日本語", 6),  // East Asian wide
+            ("한국어", 6),  // Hangul syllables
+            ("e\u{301}", 1),  // combining acute accent adds nothing
+            ("👍", 2),
+            ("👍🏽", 2),  // skin tone
+            ("👨‍👩‍👧", 2),  // ZWJ family
+            ("🇫🇷", 2),  // flag
+            ("❤️", 2),  // VS16
+            ("ＡＢ", 4),  // fullwidth Latin
+        ])
     func widths(text: String, expected: Int) {
         #expect(DisplayWidth.of(text) == expected)
     }
@@ -34,7 +37,8 @@ import Testing
 }
 
 @Suite struct TextWrapperTests {
-    static let sample = "Here is https://example.com/a/very/long/path/that/does/not/fit/anywhere?query=1 and 日本語のテキストも and 👨‍👩‍👧 emoji"
+    static let sample =
+        "Here is https://example.com/a/very/long/path/that/does/not/fit/anywhere?query=1 and 日本語のテキストも and 👨‍👩‍👧 emoji"
 
     @Test("no wrapped line is wider than the width", arguments: [10, 15, 20, 33, 40, 80])
     func fits(width: Int) {
@@ -57,13 +61,15 @@ import Testing
     static let hour: Int64 = 3_600_000
     static let format = TimeFormatting(timeZone: TimeZone(secondsFromGMT: 0)!, nowMs: now)
 
-    @Test("relative times", arguments: [
-        (now - 2 * hour, "10:00"),
-        (now - 24 * hour, "Yesterday"),
-        (now - 3 * 24 * hour, "Sun"),
-        (now - 30 * 24 * hour, "3 Feb"),
-        (now - 400 * 24 * hour, "2024-01-30"),
-    ])
+    @Test(
+        "relative times",
+        arguments: [
+            (now - 2 * hour, "10:00"),
+            (now - 24 * hour, "Yesterday"),
+            (now - 3 * 24 * hour, "Sun"),
+            (now - 30 * 24 * hour, "3 Feb"),
+            (now - 400 * 24 * hour, "2024-01-30"),
+        ])
     func relative(ms: Int64, expected: String) {
         #expect(Self.format.relative(ms) == expected)
     }
@@ -84,21 +90,30 @@ import Testing
 
     static func conversation(_ title: String, unread: Int = 3, newsletter: Bool = false) -> ConversationSummary {
         ConversationSummary(
-            id: ConversationID(rawValue: 1), title: title, participants: [EmailAddress(address: "m@example.com", name: title)],
-            lastMessageAtMs: 1_741_176_000_000 - 400 * 86_400_000, snippet: hostile + " " + String(repeating: "long snippet ", count: 20),
+            id: ConversationID(rawValue: 1), title: title,
+            participants: [EmailAddress(address: "m@example.com", name: title)],
+            lastMessageAtMs: 1_741_176_000_000 - 400 * 86_400_000,
+            snippet: hostile + " " + String(repeating: "long snippet ", count: 20),
             messageCount: 4, unreadCount: unread, hasInbox: true, archivedAtMs: nil, isNewsletter: newsletter)
     }
 
     @Test("list rows fit the width and carry no escape but our own", arguments: [20, 40, 80, 120])
     func listFits(width: Int) {
-        let rows = [Self.conversation(Self.hostile), Self.conversation("A very long newsletter title indeed", unread: 12_345, newsletter: true)]
+        let rows = [
+            Self.conversation(Self.hostile),
+            Self.conversation("A very long newsletter title indeed", unread: 12_345, newsletter: true),
+        ]
         for colour in [false, true] {
-            let output = ConversationListRenderer(width: width, time: Self.time, palette: Palette(isEnabled: colour)).render(rows)
+            let output = ConversationListRenderer(width: width, time: Self.time, palette: Palette(isEnabled: colour))
+                .render(rows)
             let plain = output.replacingOccurrences(of: #"\u{1B}\[[0-9;]*m"#, with: "", options: .regularExpression)
             for line in plain.split(separator: "\n") {
                 #expect(DisplayWidth.of(line) <= width, "\(line)")
             }
-            #expect(!plain.unicodeScalars.contains { $0.value == 0x1B || (0x80...0x9F).contains($0.value) || $0 == "\u{202E}" })
+            #expect(
+                !plain.unicodeScalars.contains {
+                    $0.value == 0x1B || (0x80...0x9F).contains($0.value) || $0 == "\u{202E}"
+                })
         }
     }
 
@@ -107,15 +122,24 @@ import Testing
         let base: Int64 = 1_741_176_000_000
         func message(_ id: Int64, mine: Bool, text: String) -> TranscriptMessage {
             TranscriptMessage(
-                id: MessageID(rawValue: id), gmailID: "g\(id)", threadID: "t", from: EmailAddress(address: mine ? "me@x.org" : "m@example.com", name: Self.hostile),
+                id: MessageID(rawValue: id), gmailID: "g\(id)", threadID: "t",
+                from: EmailAddress(address: mine ? "me@x.org" : "m@example.com", name: Self.hostile),
                 isFromMe: mine, internalDateMs: base + id * 60_000, subject: "s", text: text, originalText: nil,
-                isNewsletter: false, labels: [], attachments: [.init(filename: "re\u{1B}port.pdf", mimeType: "application/pdf", size: 2_500_000, isInline: false)])
+                isNewsletter: false, labels: [],
+                attachments: [
+                    .init(filename: "re\u{1B}port.pdf", mimeType: "application/pdf", size: 2_500_000, isInline: false)
+                ])
         }
         let transcript = Transcript(
             conversation: Self.conversation("Mallory"),
-            messages: [message(1, mine: false, text: Self.hostile + " https://example.com/a/very/long/url/that/never/ends/at/all"), message(2, mine: true, text: "ok")],
+            messages: [
+                message(
+                    1, mine: false, text: Self.hostile + " https://example.com/a/very/long/url/that/never/ends/at/all"),
+                message(2, mine: true, text: "ok"),
+            ],
             earlierMessageCount: 0)
-        let output = TranscriptRenderer(width: width, time: Self.time, palette: Palette(isEnabled: false)).render(transcript)
+        let output = TranscriptRenderer(width: width, time: Self.time, palette: Palette(isEnabled: false)).render(
+            transcript)
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
         for line in lines {
             #expect(DisplayWidth.of(line) <= width, "\(line)")
@@ -139,16 +163,19 @@ import Testing
     @Test("JSON escapes C1 and bidi controls instead of printing them raw")
     func jsonEscapes() throws {
         let json = try JSONRenderer(time: Self.time).render([Self.conversation(Self.hostile)])
-        #expect(!json.unicodeScalars.contains { $0.value == 0x1B || (0x80...0x9F).contains($0.value) || $0 == "\u{202E}" })
+        #expect(
+            !json.unicodeScalars.contains { $0.value == 0x1B || (0x80...0x9F).contains($0.value) || $0 == "\u{202E}" })
         #expect(json.contains("\\u009b") && json.contains("\\u202e"))
         // And the data survives a round trip.
         let decoded = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [[String: Any]]
         #expect(decoded[0]["title"] as? String == Self.hostile)
     }
 
-    @Test("byte counts read like a person would write them", arguments: [
-        (Int64(512), "512 B"), (2_048, "2 KB"), (1_536, "1.5 KB"), (2_500_000, "2.4 MB"), (50_000_000, "48 MB"),
-    ])
+    @Test(
+        "byte counts read like a person would write them",
+        arguments: [
+            (Int64(512), "512 B"), (2_048, "2 KB"), (1_536, "1.5 KB"), (2_500_000, "2.4 MB"), (50_000_000, "48 MB"),
+        ])
     func bytes(count: Int64, expected: String) {
         #expect(ByteCount.format(count) == expected)
     }
@@ -158,18 +185,20 @@ import Testing
     @Test("wcwidth drives the width: combining marks, Hangul jamo, emoji newer than the C tables")
     func wcwidthRules() {
         #expect(DisplayWidth.hasUTF8CType)
-        #expect(DisplayWidth.of("a\u{0301}\u{0327}") == 1)        // two combining marks on one letter
+        #expect(DisplayWidth.of("a\u{0301}\u{0327}") == 1)  // two combining marks on one letter
         #expect(DisplayWidth.of("\u{1100}\u{1161}\u{11A8}") == 2)  // conjoining jamo: one wide syllable
-        #expect(DisplayWidth.of("🫠") == 2)                        // Unicode 14 emoji
-        #expect(DisplayWidth.of("🫨") == 2)                        // Unicode 15: wcwidth says -1, still 2
+        #expect(DisplayWidth.of("🫠") == 2)  // Unicode 14 emoji
+        #expect(DisplayWidth.of("🫨") == 2)  // Unicode 15: wcwidth says -1, still 2
         #expect(DisplayWidth.of("☺") == 1 && DisplayWidth.of("☺️") == 2)  // text vs emoji presentation
         #expect(DisplayWidth.of("🏳️‍🌈") == 2 && DisplayWidth.of("👋🏿") == 2)
-        #expect(DisplayWidth.of("שלום עולם") == 9)                // RTL letters are one column each
+        #expect(DisplayWidth.of("שלום עולם") == 9)  // RTL letters are one column each
     }
 
-    @Test("the built-in table agrees with wcwidth on the wide ranges it covers", arguments: [
-        "日本語", "한국어", "ＡＢＣ", "中文字符", "カタカナ",
-    ])
+    @Test(
+        "the built-in table agrees with wcwidth on the wide ranges it covers",
+        arguments: [
+            "日本語", "한국어", "ＡＢＣ", "中文字符", "カタカナ",
+        ])
     func fallbackAgrees(text: String) {
         let fallback = text.unicodeScalars.reduce(0) { $0 + (DisplayWidth.isWideFallback($1.value) ? 2 : 1) }
         #expect(fallback == DisplayWidth.of(text))
@@ -201,22 +230,30 @@ import Testing
     @Test("an ASCII bubble uses no character outside ASCII but the email's own")
     func asciiGlyphs() {
         let message = TranscriptMessage(
-            id: MessageID(rawValue: 1), gmailID: "g", threadID: "t", from: EmailAddress(address: "a@x.org", name: "Ann"),
-            isFromMe: false, internalDateMs: 1_741_176_000_000, subject: "Hi", text: "plain words", originalText: "plain words\n> quoted",
-            isNewsletter: false, labels: ["UNREAD"], attachments: [.init(filename: "a.txt", mimeType: "text/plain", size: 10, isInline: false)])
+            id: MessageID(rawValue: 1), gmailID: "g", threadID: "t",
+            from: EmailAddress(address: "a@x.org", name: "Ann"),
+            isFromMe: false, internalDateMs: 1_741_176_000_000, subject: "Hi", text: "plain words",
+            originalText: "plain words\n> quoted",
+            isNewsletter: false, labels: ["UNREAD"],
+            attachments: [.init(filename: "a.txt", mimeType: "text/plain", size: 10, isInline: false)])
         let transcript = Transcript(
             conversation: RendererTests.conversation("Ann"), messages: [message], earlierMessageCount: 2)
         let output = TranscriptRenderer(
             width: 40, time: RendererTests.time, palette: Palette(isEnabled: false), glyphs: .ascii
         ).render(transcript)
         #expect(output.unicodeScalars.allSatisfy { $0.isASCII }, "\(output)")
-        #expect(output.contains("+-") && output.contains("| plain words") && output.contains("[...]") && output.contains("[file] a.txt"))
+        #expect(
+            output.contains("+-") && output.contains("| plain words") && output.contains("[...]")
+                && output.contains("[file] a.txt"))
     }
 
-    @Test("the locale picks the glyphs: LC_ALL, then LC_CTYPE, then LANG", arguments: [
-        (["LANG": "en_GB.UTF-8"], true), (["LANG": "C"], false), ([:], false), (["LC_ALL": "C", "LANG": "en_US.utf8"], false),
-        (["LC_CTYPE": "de_DE.UTF-8", "LANG": "C"], true), (["LC_ALL": "", "LANG": "C.UTF-8"], true),
-    ])
+    @Test(
+        "the locale picks the glyphs: LC_ALL, then LC_CTYPE, then LANG",
+        arguments: [
+            (["LANG": "en_GB.UTF-8"], true), (["LANG": "C"], false), ([:], false),
+            (["LC_ALL": "C", "LANG": "en_US.utf8"], false),
+            (["LC_CTYPE": "de_DE.UTF-8", "LANG": "C"], true), (["LC_ALL": "", "LANG": "C.UTF-8"], true),
+        ])
     func locale(environment: [String: String], rounded: Bool) {
         #expect((Glyphs.forLocale(environment: environment) == .rounded) == rounded)
     }
@@ -238,9 +275,14 @@ import Testing
     @Test("the ASCII fast path wraps exactly like the general path", arguments: [1, 5, 12, 30, 71])
     func asciiMatchesGeneral(width: Int) {
         var generator = SystemRandomNumberGenerator()
-        let words = ["a", "to", "the", "mail", "chatmail", "https://example.com/a/long/path?q=1", "", "  ", "supercalifragilistic"]
+        let words = [
+            "a", "to", "the", "mail", "chatmail", "https://example.com/a/long/path?q=1", "", "  ",
+            "supercalifragilistic",
+        ]
         for _ in 0..<200 {
-            let line = (0..<Int.random(in: 0...25, using: &generator)).map { _ in words.randomElement(using: &generator)! }.joined(separator: " ")
+            let line = (0..<Int.random(in: 0...25, using: &generator)).map { _ in
+                words.randomElement(using: &generator)!
+            }.joined(separator: " ")
             var fast: [String] = []
             TextWrapper.wrapLine(line, width: width, into: &fast)
             // "é" (U+00E9) is one column and never a break point, so the general path wraps the same way.
@@ -265,6 +307,8 @@ import Testing
         }
         // Before 1970 the division rounds down, not towards zero; Paris is an hour ahead of UTC then.
         let utc = TimeFormatting(timeZone: TimeZone(secondsFromGMT: 0)!, nowMs: 0)
-        #expect(utc.dayNumber(-1) == -1 && utc.dayNumber(0) == 0 && paris.dayNumber(-3_600_001) == -1 && paris.dayNumber(-3_600_000) == 0)
+        #expect(
+            utc.dayNumber(-1) == -1 && utc.dayNumber(0) == 0 && paris.dayNumber(-3_600_001) == -1
+                && paris.dayNumber(-3_600_000) == 0)
     }
 }

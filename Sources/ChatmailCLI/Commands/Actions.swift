@@ -9,9 +9,13 @@ import TerminalUI
 struct ActionOptions: ParsableArguments {
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp(PersonLookup.personHelp + " Typing mistakes are not forgiven here.")) var person: String?
+    @Argument(help: ArgumentHelp(PersonLookup.personHelp + " Typing mistakes are not forgiven here.")) var person:
+        String?
     @Flag(help: PersonLookup.groupHelp) var group = false
-    @Option(name: .customLong("message"), help: ArgumentHelp("Act on this one message instead (its Gmail id, `gmailId` in `show --json`).", valueName: "id"))
+    @Option(
+        name: .customLong("message"),
+        help: ArgumentHelp(
+            "Act on this one message instead (its Gmail id, `gmailId` in `show --json`).", valueName: "id"))
     var message: String?
     @Flag(help: "Print the result as JSON.") var json = false
 
@@ -26,7 +30,8 @@ struct ActionOptions: ParsableArguments {
         }
         if group && person == nil { throw ValidationError("--group goes with a person.") }
         if let message, message.count > Self.maximumMessageIDLength {
-            throw ValidationError("--message takes a Gmail id (`gmailId` in `show --json`), not \(EchoedInput.quoted(message)).")
+            throw ValidationError(
+                "--message takes a Gmail id (`gmailId` in `show --json`), not \(EchoedInput.quoted(message)).")
         }
     }
 }
@@ -35,10 +40,11 @@ struct ActionOptions: ParsableArguments {
 /// `chatmail sync` (or `chatmail pending run`).
 enum ActionRunner {
     /// The discussion of every action command.
-    static let discussion = PersonLookup.discussion + """
-         Unlike show, actions never forgive a typing mistake: a typo must not archive or trash the wrong \
-        conversation. --message ID acts on one message instead of a conversation.
-        """
+    static let discussion =
+        PersonLookup.discussion + """
+             Unlike show, actions never forgive a typing mistake: a typo must not archive or trash the wrong \
+            conversation. --message ID acts on one message instead of a conversation.
+            """
 
     static func run(_ kind: PendingActionKind, _ options: ActionOptions) async throws {
         let env = AppEnvironment(options.global)
@@ -61,7 +67,9 @@ enum ActionRunner {
         }
         let outcome = try await ActionQueue(store: store).perform(kind, on: subject, account: account.id)
         if options.json {
-            try env.write(try JSONRenderer(time: env.time).encode(ActionResultJSON(kind: kind, target: shownTarget, outcome: outcome)))
+            try env.write(
+                try JSONRenderer(time: env.time).encode(
+                    ActionResultJSON(kind: kind, target: shownTarget, outcome: outcome)))
         } else {
             try env.write(summary(kind, target: shownTarget, countingMessages: options.message == nil, outcome) + "\n")
         }
@@ -81,7 +89,9 @@ enum ActionRunner {
     }
 
     /// One line: what changed locally, and what is left for Gmail.
-    static func summary(_ kind: PendingActionKind, target: String, countingMessages: Bool, _ outcome: ActionQueue.Outcome) -> String {
+    static func summary(
+        _ kind: PendingActionKind, target: String, countingMessages: Bool, _ outcome: ActionQueue.Outcome
+    ) -> String {
         let who = TerminalSafeText.singleLine(target)
         guard outcome.messagesChanged > 0 else { return "Nothing to change: \(who) is already in that state." }
         let messages = outcome.messagesChanged == 1 ? "1 message" : "\(outcome.messagesChanged) messages"
@@ -130,7 +140,8 @@ struct ActionResultJSON: Encodable {
 
 struct Archive: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Archive a conversation: remove it from the inbox (new mail brings it back).", discussion: ActionRunner.discussion)
+        abstract: "Archive a conversation: remove it from the inbox (new mail brings it back).",
+        discussion: ActionRunner.discussion)
     @OptionGroup var options: ActionOptions
     func run() async throws { try await ActionRunner.run(.archive, options) }
 }
@@ -151,7 +162,8 @@ struct Read: AsyncParsableCommand {
 
 struct Unread: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Mark a conversation as unread (its newest message from the other side).", discussion: ActionRunner.discussion)
+        abstract: "Mark a conversation as unread (its newest message from the other side).",
+        discussion: ActionRunner.discussion)
     @OptionGroup var options: ActionOptions
     func run() async throws { try await ActionRunner.run(.unread, options) }
 }

@@ -8,7 +8,9 @@ import TerminalUI
 struct Conversations: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List conversations, newest first.",
-        discussion: "With --json, each conversation's id can be given to show, export, search --person and the actions as id:7.")
+        discussion:
+            "With --json, each conversation's id can be given to show, export, search --person and the actions as id:7."
+    )
 
     @OptionGroup var global: GlobalOptions
 
@@ -44,7 +46,8 @@ struct Conversations: AsyncParsableCommand {
         if json {
             try env.write(try JSONRenderer(time: env.time).render(rows))
         } else {
-            let renderer = ConversationListRenderer(width: env.width, time: env.time, palette: env.palette, glyphs: env.glyphs)
+            let renderer = ConversationListRenderer(
+                width: env.width, time: env.time, palette: env.palette, glyphs: env.glyphs)
             try env.present(renderer.render(rows), paging: !noPager)
         }
     }

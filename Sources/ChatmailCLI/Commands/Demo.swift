@@ -3,12 +3,13 @@ import ChatmailStore
 import ChatmailSync
 import EmulatorLauncher
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import GmailAPI
 import RecordViews
 import TerminalUI
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// `chatmail demo`: the whole product against the local Gmail emulator, in one command.
 ///
@@ -46,7 +47,9 @@ struct Demo: AsyncParsableCommand {
         let env = AppEnvironment(options)
         let (demo, reused) = try prepareHome(env)
         if reused {
-            env.note("Reusing the demo home \(Self.displayPath(env.home, environment: processEnvironment)); remove it to start afresh.")
+            env.note(
+                "Reusing the demo home \(Self.displayPath(env.home, environment: processEnvironment)); remove it to start afresh."
+            )
         }
 
         let emulator = try demo.startEmulator(home: env.home)
@@ -56,35 +59,49 @@ struct Demo: AsyncParsableCommand {
         // 1. Log in, the first time: the real loopback + PKCE flow.
         if try CredentialStore(directory: env.home).load() == nil {
             let oauth = OAuthConfiguration(
-                clientID: EmulatorChild.clientID, authorizationURL: settings.authorizationURL, tokenURL: settings.tokenURL)
+                clientID: EmulatorChild.clientID, authorizationURL: settings.authorizationURL,
+                tokenURL: settings.tokenURL)
             let tokenClient = OAuthTokenClient(configuration: oauth, transport: URLSessionTransport())
             let grant = try await LoginFlow(tokenClient: tokenClient).run(timeoutSeconds: 60) { url in
                 Task { await BrowserStandIn.approve(url) }
             }
-            guard let refreshToken = grant.refreshToken else { throw DemoError.emulatorFailed(reason: "it issued no refresh token") }
+            guard let refreshToken = grant.refreshToken else {
+                throw DemoError.emulatorFailed(reason: "it issued no refresh token")
+            }
             let login = try await LoginCompletion.complete(
-                grant: grant, refreshToken: refreshToken, tokenClient: tokenClient, settings: settings, environment: env)
+                grant: grant, refreshToken: refreshToken, tokenClient: tokenClient, settings: settings, environment: env
+            )
             try env.write("$ chatmail login\n\(login.summary)\n\n")
         }
 
         // 2. Sync: initial the first time, incremental afterwards.
         let store = try env.openExistingStore()
         let account = try env.selectedAccount(in: store)
-        let report = try await SyncEngine(store: store, gmail: try GmailSession.client(environment: env, settings: settings))
-            .run(account: account)
+        let report = try await SyncEngine(
+            store: store, gmail: try GmailSession.client(environment: env, settings: settings)
+        )
+        .run(account: account)
         try env.write("$ chatmail sync\n\(Sync.summary(report, timed: false))\n\n")
 
         // 3. The conversation list, and the chat with the person this account has written to most.
         let rows = try store.conversations(in: account.id, filter: ConversationFilter(limit: Self.listLimit))
         try env.write("$ chatmail conversations --limit \(Self.listLimit)\n")
-        try env.write(ConversationListRenderer(width: env.width, time: env.time, palette: env.palette, glyphs: env.glyphs).render(rows))
+        try env.write(
+            ConversationListRenderer(width: env.width, time: env.time, palette: env.palette, glyphs: env.glyphs).render(
+                rows))
         if let chat = try Self.liveliestChat(store, account: account),
-           let transcript = try store.transcript(of: chat.conversation.id, limit: Self.showLimit) {
+            let transcript = try store.transcript(of: chat.conversation.id, limit: Self.showLimit)
+        {
             try env.write("\n$ chatmail show \(chat.person) --limit \(Self.showLimit)\n")
-            try env.write(TranscriptRenderer(width: env.width, time: env.time, palette: env.palette, glyphs: env.glyphs).render(transcript))
+            try env.write(
+                TranscriptRenderer(width: env.width, time: env.time, palette: env.palette, glyphs: env.glyphs).render(
+                    transcript))
         }
-        let home = usesDefaultHome ? "export CHATMAIL_HOME=\(Self.displayPath(env.home, environment: processEnvironment))\n" : ""
-        try env.write("""
+        let home =
+            usesDefaultHome
+            ? "export CHATMAIL_HOME=\(Self.displayPath(env.home, environment: processEnvironment))\n" : ""
+        try env.write(
+            """
 
             Try more (the demo's mailbox stays in its home; commands that need Gmail start the emulator):
             \(home)chatmail conversations --all
@@ -100,12 +117,15 @@ struct Demo: AsyncParsableCommand {
         if let existing = try DemoHome.existing(at: env.home) {
             if let mailbox, URL(fileURLWithPath: mailbox).standardizedFileURL.path != existing.mailbox {
                 throw ValidationError(
-                    "This demo home serves \(existing.mailboxDescription); remove it, or choose another --home, to serve \(mailbox).")
+                    "This demo home serves \(existing.mailboxDescription); remove it, or choose another --home, to serve \(mailbox)."
+                )
             }
             return (existing, true)
         }
         let manager = FileManager.default
-        if manager.fileExists(atPath: env.databasePath) || manager.fileExists(atPath: CredentialStore(directory: env.home).fileURL.path) {
+        if manager.fileExists(atPath: env.databasePath)
+            || manager.fileExists(atPath: CredentialStore(directory: env.home).fileURL.path)
+        {
             throw DemoError.homeHoldsAccount(path: env.home.path)
         }
         // An explicit --mailbox is stored as its path; the shipped one by name, and found on each run.
@@ -117,9 +137,11 @@ struct Demo: AsyncParsableCommand {
             demo = DemoHome(mailbox: DemoHome.builtinMailbox, me: try Self.owner(of: try DemoHome.shippedMailbox()))
         }
         do {
-            try manager.createDirectory(at: env.home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try manager.createDirectory(
+                at: env.home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw CommandError.outputFailed("cannot create the demo home \(env.home.path) (\(error.localizedDescription))")
+            throw CommandError.outputFailed(
+                "cannot create the demo home \(env.home.path) (\(error.localizedDescription))")
         }
         try demo.mark(env.home)
         return (demo, false)
@@ -133,14 +155,19 @@ struct Demo: AsyncParsableCommand {
     }
 
     /// The 1:1 conversation with the most messages from this account, and the address to show it by.
-    static func liveliestChat(_ store: ChatmailStore, account: Account) throws -> (conversation: ConversationSummary, person: String)? {
-        let people = try store.conversations(in: account.id, filter: ConversationFilter(visibility: .all, kind: .people))
+    static func liveliestChat(_ store: ChatmailStore, account: Account) throws -> (
+        conversation: ConversationSummary, person: String
+    )? {
+        let people = try store.conversations(
+            in: account.id, filter: ConversationFilter(visibility: .all, kind: .people))
         let chats = try people.compactMap { conversation -> (ConversationSummary, Int)? in
             guard let transcript = try store.transcript(of: conversation.id, limit: 1_000) else { return nil }
             let mine = transcript.messages.filter(\.isFromMe).count
             return mine > 0 && mine < transcript.messages.count ? (conversation, transcript.messages.count) : nil
         }
-        guard let best = chats.max(by: { $0.1 < $1.1 }), let person = best.0.participants.first?.address else { return nil }
+        guard let best = chats.max(by: { $0.1 < $1.1 }), let person = best.0.participants.first?.address else {
+            return nil
+        }
         return (best.0, person)
     }
 

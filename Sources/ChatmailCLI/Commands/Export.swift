@@ -23,29 +23,43 @@ struct Export: AsyncParsableCommand {
 
     @Argument(help: ArgumentHelp(PersonLookup.personHelp)) var person: String?
     @Flag(help: PersonLookup.groupHelp) var group = false
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to this file (with --all: this directory).", valueName: "path"))
+    @Option(
+        name: [.short, .customLong("output")],
+        help: ArgumentHelp("Write to this file (with --all: this directory).", valueName: "path"))
     var output: String?
     @Flag(help: "Export every conversation into the -o directory.") var all = false
     @Flag(help: "With --all: only conversations with people (no newsletters).") var people = false
     @Flag(help: "With --all: only newsletters.") var newsletters = false
-    @Option(help: ArgumentHelp("With --all: only conversations with a message on or after this date (YYYY-MM-DD, local time, or ISO 8601).", valueName: "date"))
+    @Option(
+        help: ArgumentHelp(
+            "With --all: only conversations with a message on or after this date (YYYY-MM-DD, local time, or ISO 8601).",
+            valueName: "date"))
     var since: String?
     @Flag(help: "Include the quoted text and signatures removed from each message, as a block quote.") var full = false
     @Flag(help: "Rewrite files whose content would change (files already up to date are left alone).") var force = false
-    @Flag(help: "Download attachments from Gmail beside the export and link them (needs `chatmail login`).") var attachments = false
+    @Flag(help: "Download attachments from Gmail beside the export and link them (needs `chatmail login`).")
+    var attachments = false
     @Flag(help: "Record the export time in the front matter (the files then differ on every export).") var stamp = false
 
     func validate() throws {
         if all && person != nil { throw ValidationError("Give a <person> or --all, not both.") }
         if !all && person == nil { throw ValidationError("Give a <person> to export, or --all -o DIR.") }
         if group && person == nil { throw ValidationError("--group goes with a <person>.") }
-        if all && output == nil { throw ValidationError("--all writes one file per conversation: give a directory with -o DIR.") }
+        if all && output == nil {
+            throw ValidationError("--all writes one file per conversation: give a directory with -o DIR.")
+        }
         if people && newsletters { throw ValidationError("Choose --people or --newsletters, not both.") }
-        if !all && (people || newsletters || since != nil) { throw ValidationError("--people, --newsletters and --since go with --all.") }
-        if attachments && output == nil { throw ValidationError("--attachments saves files beside the export: give -o.") }
+        if !all && (people || newsletters || since != nil) {
+            throw ValidationError("--people, --newsletters and --since go with --all.")
+        }
+        if attachments && output == nil {
+            throw ValidationError("--attachments saves files beside the export: give -o.")
+        }
         if let output, output.isEmpty { throw ValidationError("-o needs a path.") }
         if let since, Self.parseDate(since, timeZone: .current) == nil {
-            throw ValidationError("--since takes a date such as 2025-03-01 or 2025-03-01T09:00:00+01:00, not \(EchoedInput.quoted(since)).")
+            throw ValidationError(
+                "--since takes a date such as 2025-03-01 or 2025-03-01T09:00:00+01:00, not \(EchoedInput.quoted(since))."
+            )
         }
     }
 
@@ -61,13 +75,16 @@ struct Export: AsyncParsableCommand {
         let exporter = MarkdownExporter(
             store: store, account: account, time: env.time, options: options, force: force, downloader: downloader)
         if all {
-            let filter = ConversationFilter(visibility: .all, kind: people ? .people : newsletters ? .newsletters : .any)
+            let filter = ConversationFilter(
+                visibility: .all, kind: people ? .people : newsletters ? .newsletters : .any)
             var conversations = try store.conversations(in: account.id, filter: filter)
             if let since, let sinceMs = Self.parseDate(since, timeZone: .current) {
                 conversations.removeAll { $0.lastMessageAtMs < sinceMs }
             }
             let progress = ExportProgress(enabled: isatty(STDERR_FILENO) == 1)
-            let summary = try await exporter.exportAll(conversations, to: URL(fileURLWithPath: output!, isDirectory: true)) {
+            let summary = try await exporter.exportAll(
+                conversations, to: URL(fileURLWithPath: output!, isDirectory: true)
+            ) {
                 progress.show(done: $0, total: $1)
             }
             progress.finish()
@@ -76,13 +93,16 @@ struct Export: AsyncParsableCommand {
                 throw ExportError.attachmentsFailed(count: summary.attachmentFailures.count, first: failure)
             }
         } else {
-            let conversation = try PersonLookup.conversation(for: person!, in: store, account: account.id, preferringGroups: group)
+            let conversation = try PersonLookup.conversation(
+                for: person!, in: store, account: account.id, preferringGroups: group)
             guard let transcript = try store.fullTranscript(of: conversation.id) else {
                 throw CommandError.personNotFound(conversation.title)  // deleted between the lookup and the read
             }
             if let output {
                 let failures = try await exporter.exportOne(transcript, to: URL(fileURLWithPath: output))
-                if let failure = failures.first { throw ExportError.attachmentsFailed(count: failures.count, first: failure) }
+                if let failure = failures.first {
+                    throw ExportError.attachmentsFailed(count: failures.count, first: failure)
+                }
             } else {
                 try env.write(exporter.markdown(of: transcript))
             }
@@ -93,7 +113,7 @@ struct Export: AsyncParsableCommand {
     static func parseDate(_ text: String, timeZone: TimeZone) -> Int64? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         if parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-           let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
         {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = timeZone

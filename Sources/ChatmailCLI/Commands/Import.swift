@@ -19,7 +19,9 @@ struct Import: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     @Argument(help: "An .eml file, a directory, or an mbox file.") var path: String
-    @Option(help: ArgumentHelp("An address of yours (repeatable). Needed the first time, to create the account.", valueName: "address"))
+    @Option(
+        help: ArgumentHelp(
+            "An address of yours (repeatable). Needed the first time, to create the account.", valueName: "address"))
     var me: [String] = []
     @Flag(help: "Print the summary as JSON.") var json = false
 
@@ -43,7 +45,9 @@ struct Import: AsyncParsableCommand {
         if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         let seconds = (ContinuousClock.now - start) / .seconds(1)
         // Named on stderr, so a stray file in a folder of mail is found without a second run.
-        let skippedLines = report.skipped.map { "chatmail: skipped \(TerminalSafeText.singleLine($0.origin)): \($0.reason).\n" }
+        let skippedLines = report.skipped.map {
+            "chatmail: skipped \(TerminalSafeText.singleLine($0.origin)): \($0.reason).\n"
+        }
         FileHandle.standardError.write(Data(skippedLines.joined().utf8))
         if json {
             try env.write(try ImportSummary(report: report, seconds: seconds).json())
@@ -65,7 +69,8 @@ struct Import: AsyncParsableCommand {
         let selected = global.account
         return try await store.write { tx in
             let account = try tx.ensureAccount(email: selected ?? addresses[0])
-            try tx.addAliases(addresses.map { AliasInput(address: EmailAddress(address: $0), isPrimary: false) }, to: account)
+            try tx.addAliases(
+                addresses.map { AliasInput(address: EmailAddress(address: $0), isPrimary: false) }, to: account)
             return account
         }
     }
@@ -99,7 +104,8 @@ struct ImportSummary: Encodable {
         if relabelled > 0 { text += ", \(relabelled) relabelled" }
         if duplicates > 0 { text += ", \(duplicates) duplicates" }
         if skipped > 0 { text += ", \(skipped) skipped (not email messages)" }
-        return text + ". \(conversationsTouched) conversations updated in \(String(format: "%.2f", seconds)) s (\(rate) messages/s)."
+        return text
+            + ". \(conversationsTouched) conversations updated in \(String(format: "%.2f", seconds)) s (\(rate) messages/s)."
     }
 
     func json() throws -> String {

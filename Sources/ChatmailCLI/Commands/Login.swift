@@ -15,7 +15,8 @@ struct Login: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     @Option(help: "The OAuth client id (default: $CHATMAIL_CLIENT_ID).") var clientID: String?
-    @Option(help: "The OAuth client secret, if the client has one (default: $CHATMAIL_CLIENT_SECRET).") var clientSecret: String?
+    @Option(help: "The OAuth client secret, if the client has one (default: $CHATMAIL_CLIENT_SECRET).")
+    var clientSecret: String?
     @Option(help: ArgumentHelp("Use this existing refresh token instead of a browser login.", valueName: "file"))
     var refreshTokenFile: String?
     @Flag(help: "Do not try to open a browser; only print the URL.") var noBrowser = false
@@ -29,9 +30,11 @@ struct Login: AsyncParsableCommand {
     func run() async throws {
         let env = AppEnvironment(global)
         let settings = try GmailSettings.resolve(
-            clientIDOption: clientID, clientSecretOption: clientSecret, environment: env.environment, file: env.config.gmail)
+            clientIDOption: clientID, clientSecretOption: clientSecret, environment: env.environment,
+            file: env.config.gmail)
         guard let clientID = settings.clientID else {
-            throw ValidationError("Set --client-id or CHATMAIL_CLIENT_ID to your Google OAuth client (type: Desktop app).")
+            throw ValidationError(
+                "Set --client-id or CHATMAIL_CLIENT_ID to your Google OAuth client (type: Desktop app).")
         }
         let oauth = OAuthConfiguration(
             clientID: clientID, clientSecret: settings.clientSecret, authorizationURL: settings.authorizationURL,
@@ -47,11 +50,14 @@ struct Login: AsyncParsableCommand {
         } else {
             let openBrowser = !noBrowser && BrowserOpener.isAvailable(environment: env.environment)
             grant = try await LoginFlow(tokenClient: tokenClient).run(timeoutSeconds: timeout) { url in
-                FileHandle.standardError.write(Data("Open this page to let chatmail read your Gmail:\n\(url.absoluteString)\n".utf8))
+                FileHandle.standardError.write(
+                    Data("Open this page to let chatmail read your Gmail:\n\(url.absoluteString)\n".utf8))
                 if openBrowser { BrowserOpener.open(url) }
             }
             guard let issued = grant.refreshToken else {
-                throw CommandError.badInput("Google returned no refresh token; remove chatmail's access in your Google account and log in again")
+                throw CommandError.badInput(
+                    "Google returned no refresh token; remove chatmail's access in your Google account and log in again"
+                )
             }
             refreshToken = issued
         }
@@ -76,7 +82,9 @@ struct Login: AsyncParsableCommand {
 /// Opens a URL in the user's browser when there is one to open (a desktop session).
 enum BrowserOpener {
     static func isAvailable(environment: [String: String]) -> Bool {
-        let hasDisplay = environment["DISPLAY"].map { !$0.isEmpty } ?? false || environment["WAYLAND_DISPLAY"].map { !$0.isEmpty } ?? false
+        let hasDisplay =
+            environment["DISPLAY"].map { !$0.isEmpty } ?? false
+            || environment["WAYLAND_DISPLAY"].map { !$0.isEmpty } ?? false
         return hasDisplay && FileManager.default.isExecutableFile(atPath: "/usr/bin/xdg-open")
     }
 
@@ -99,12 +107,15 @@ enum LoginCompletion {
         var otherAddresses: [String]
 
         var summary: String {
-            "Logged in as \(email)" + (otherAddresses.isEmpty ? "" : " (\(otherAddresses.count) more addresses: \(otherAddresses.joined(separator: ", ")))") + "."
+            "Logged in as \(email)"
+                + (otherAddresses.isEmpty
+                    ? "" : " (\(otherAddresses.count) more addresses: \(otherAddresses.joined(separator: ", ")))") + "."
         }
     }
 
     static func complete(
-        grant: TokenGrant, refreshToken: String, tokenClient: OAuthTokenClient, settings: GmailSettings, environment env: AppEnvironment
+        grant: TokenGrant, refreshToken: String, tokenClient: OAuthTokenClient, settings: GmailSettings,
+        environment env: AppEnvironment
     ) async throws -> Outcome {
         let tokens = TokenProvider(refreshToken: refreshToken, client: tokenClient)
         await tokens.seed(grant)
@@ -113,15 +124,20 @@ enum LoginCompletion {
             pacer: QuotaPacer(sleeper: ContinuousSleeper()))
         let profile = try await client.getProfile()
         let aliases = try await client.listSendAs().filter(\.isOwnAddress)
-        try CredentialStore(directory: env.home).save(StoredCredentials(
-            refreshToken: refreshToken, clientID: tokenClient.configuration.clientID, account: profile.emailAddress,
-            scopes: tokenClient.configuration.scopes))
+        try CredentialStore(directory: env.home).save(
+            StoredCredentials(
+                refreshToken: refreshToken, clientID: tokenClient.configuration.clientID, account: profile.emailAddress,
+                scopes: tokenClient.configuration.scopes))
         let store = try env.openStore(creating: true)
         try await store.write { tx in
             let account = try tx.ensureAccount(email: profile.emailAddress)
             if !aliases.isEmpty {
                 try tx.replaceAliases(
-                    aliases.map { AliasInput(address: EmailAddress(address: $0.sendAsEmail, name: $0.displayName), isPrimary: $0.isPrimary ?? false) },
+                    aliases.map {
+                        AliasInput(
+                            address: EmailAddress(address: $0.sendAsEmail, name: $0.displayName),
+                            isPrimary: $0.isPrimary ?? false)
+                    },
                     for: account)
             }
         }

@@ -29,7 +29,8 @@ struct Pending: AsyncParsableCommand {
             if json {
                 try env.write(try JSONRenderer(time: env.time).render(actions))
             } else {
-                try env.write(PendingActionRenderer(width: env.width, time: env.time, palette: env.palette).render(actions))
+                try env.write(
+                    PendingActionRenderer(width: env.width, time: env.time, palette: env.palette).render(actions))
             }
         }
     }
@@ -64,7 +65,9 @@ struct Pending: AsyncParsableCommand {
             if summary.failed > 0 { parts.append("\(summary.failed) failed (retried later)") }
             if summary.abandoned > 0 { parts.append("\(summary.abandoned) abandoned (see `chatmail pending`)") }
             if summary.waiting > 0 {
-                parts.append("\(summary.waiting) " + (summary.unreachable == nil ? "not due yet" : "not tried (Gmail unreachable)"))
+                parts.append(
+                    "\(summary.waiting) "
+                        + (summary.unreachable == nil ? "not due yet" : "not tried (Gmail unreachable)"))
             }
             if summary.rechecked > 0 { parts.append("labels of \(summary.rechecked) messages re-read from Gmail") }
             return "Actions: " + parts.joined(separator: ", ") + "."
@@ -83,9 +86,10 @@ struct Pending: AsyncParsableCommand {
             let account = try env.selectedAccount(in: store)
             let actions = try await ActionQueue(store: store).retry(try selection.selection(), account: account.id)
             let ids = actions.map { "#\($0.id.rawValue)" }.joined(separator: ", ")
-            try env.write(actions.isEmpty
-                ? "No failed or abandoned actions to retry.\n"
-                : "Requeued \(ids); they are sent on the next `chatmail sync` or `chatmail pending run`.\n")
+            try env.write(
+                actions.isEmpty
+                    ? "No failed or abandoned actions to retry.\n"
+                    : "Requeued \(ids); they are sent on the next `chatmail sync` or `chatmail pending run`.\n")
         }
     }
 

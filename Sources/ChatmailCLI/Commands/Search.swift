@@ -25,7 +25,8 @@ struct Search: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     @Argument(help: "Words to look for.") var query: [String]
-    @Option(help: ArgumentHelp("Only the conversation with this person. \(PersonLookup.personHelp)", valueName: "person"))
+    @Option(
+        help: ArgumentHelp("Only the conversation with this person. \(PersonLookup.personHelp)", valueName: "person"))
     var person: String?
     @Flag(help: PersonLookup.groupHelp) var group = false
     // Unconditional, so "--limit -1" reaches validate() instead of reading as a missing value.
@@ -35,7 +36,9 @@ struct Search: AsyncParsableCommand {
     func validate() throws {
         guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }
         if group && person == nil { throw ValidationError("--group goes with --person.") }
-        guard !query.joined().allSatisfy(\.isWhitespace) else { throw ValidationError("Give one or more words to search for.") }
+        guard !query.joined().allSatisfy(\.isWhitespace) else {
+            throw ValidationError("Give one or more words to search for.")
+        }
     }
 
     func run() async throws {
@@ -54,7 +57,9 @@ struct Search: AsyncParsableCommand {
         if json {
             try env.write(try JSONRenderer(time: env.time).render(hits, openCommands: commands))
         } else {
-            try env.write(SearchResultRenderer(width: env.width, time: env.time, palette: env.palette).render(hits, openCommands: commands))
+            try env.write(
+                SearchResultRenderer(width: env.width, time: env.time, palette: env.palette).render(
+                    hits, openCommands: commands))
         }
     }
 }

@@ -8,7 +8,8 @@ import TerminalUI
 struct Show: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show the chat with one person.",
-        discussion: PersonLookup.discussion + " Typing mistakes are forgiven when nothing else matches (\"jonh\" finds John).")
+        discussion: PersonLookup.discussion
+            + " Typing mistakes are forgiven when nothing else matches (\"jonh\" finds John).")
 
     @OptionGroup var global: GlobalOptions
 
@@ -29,7 +30,8 @@ struct Show: AsyncParsableCommand {
         let env = AppEnvironment(global)
         let store = try env.openExistingStore()
         let account = try env.selectedAccount(in: store)
-        let conversation = try PersonLookup.conversation(for: person, in: store, account: account.id, preferringGroups: group)
+        let conversation = try PersonLookup.conversation(
+            for: person, in: store, account: account.id, preferringGroups: group)
         guard let transcript = try store.transcript(of: conversation.id, limit: limit) else {
             throw CommandError.personNotFound(person)  // deleted between the lookup and the read
         }

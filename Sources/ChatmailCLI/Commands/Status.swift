@@ -22,7 +22,9 @@ struct Status: AsyncParsableCommand {
         if json {
             try env.write(try JSONRenderer(time: env.time).render(status, dataPath: env.home.path, isDemo: isDemo))
         } else {
-            try env.write(StatusRenderer(time: env.time, palette: env.palette).render(status, dataPath: env.home.path, isDemo: isDemo))
+            try env.write(
+                StatusRenderer(time: env.time, palette: env.palette).render(
+                    status, dataPath: env.home.path, isDemo: isDemo))
         }
     }
 }

@@ -25,9 +25,11 @@ struct Sync: AsyncParsableCommand {
         let progress = ProgressLine(enabled: !json && isatty(STDERR_FILENO) == 1)
         // One tracker for the push and the pull, so the summary counts conversations either changed.
         let tracker = ModificationTracker()
-        let pusher = PendingActionSender(store: store, gmail: client, clock: env.clock, tracker: tracker, crashes: crashes)
+        let pusher = PendingActionSender(
+            store: store, gmail: client, clock: env.clock, tracker: tracker, crashes: crashes)
         let engine = SyncEngine(
-            store: store, gmail: client, pusher: pusher, tracker: tracker, crashes: crashes, progress: { progress.show($0) })
+            store: store, gmail: client, pusher: pusher, tracker: tracker, crashes: crashes,
+            progress: { progress.show($0) })
         let abandonedBefore = try Self.abandonedActions(store, account)
         let report = try await engine.run(account: account, full: full)
         progress.finish()
@@ -46,7 +48,8 @@ struct Sync: AsyncParsableCommand {
         guard let spec = environment[CrashPoints.environmentVariable] else { return CrashPoints() }
         guard let armed = CrashPoints(parsing: spec) else {
             let points = CrashPoints.Point.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ValidationError("\(CrashPoints.environmentVariable) must be <point> or <point>:<n>, a point among \(points).")
+            throw ValidationError(
+                "\(CrashPoints.environmentVariable) must be <point> or <point>:<n>, a point among \(points).")
         }
         return armed
     }
@@ -59,14 +62,20 @@ struct Sync: AsyncParsableCommand {
 
     /// The one-line summary; `timed: false` leaves out the duration, for output that must not vary.
     static func summary(_ report: SyncReport, abandonedActions: Int = 0, timed: Bool = true) -> String {
-        var parts = ["\(report.messagesAdded) new", "\(report.messagesDeleted) deleted", "\(report.labelChanges) label changes"]
+        var parts = [
+            "\(report.messagesAdded) new", "\(report.messagesDeleted) deleted", "\(report.labelChanges) label changes",
+        ]
         func actions(_ count: Int) -> String { count == 1 ? "1 action" : "\(count) actions" }
         if report.pendingSent > 0 { parts.append("\(actions(report.pendingSent)) sent") }
         if abandonedActions > 0 { parts.append("\(actions(abandonedActions)) abandoned (see `chatmail pending`)") }
-        if report.abandoned > 0 { parts.append("\(report.abandoned) failed (retried next sync; see `chatmail status`)") }
-        let conversations = report.conversationsUpdated == 1 ? "1 conversation" : "\(report.conversationsUpdated) conversations"
+        if report.abandoned > 0 {
+            parts.append("\(report.abandoned) failed (retried next sync; see `chatmail status`)")
+        }
+        let conversations =
+            report.conversationsUpdated == 1 ? "1 conversation" : "\(report.conversationsUpdated) conversations"
         let duration = timed ? " in \(String(format: "%.1f", report.seconds)) s" : ""
-        return "Synced (\(report.mode.rawValue)): \(parts.joined(separator: ", ")); \(conversations) updated\(duration)."
+        return
+            "Synced (\(report.mode.rawValue)): \(parts.joined(separator: ", ")); \(conversations) updated\(duration)."
     }
 }
 

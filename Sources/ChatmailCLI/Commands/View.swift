@@ -19,7 +19,8 @@ struct View: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     @Argument(help: "The message file, or - for stdin.") var file: String = "-"
-    @Option(help: "Treat the input as a bare body of this kind instead of a whole message: html or text.") var body: BodyKind?
+    @Option(help: "Treat the input as a bare body of this kind instead of a whole message: html or text.") var body:
+        BodyKind?
     @Flag(help: "Show the whole text, with the quotes and signatures that were removed.") var full = false
     @Flag(help: "Print JSON.") var json = false
 
@@ -45,7 +46,8 @@ struct View: AsyncParsableCommand {
         if json {
             try env.write(try JSONRenderer(time: env.time).render(view, fullText: full))
         } else {
-            let renderer = TranscriptRenderer(width: env.width, time: env.time, palette: env.palette, glyphs: env.glyphs, showFullText: full)
+            let renderer = TranscriptRenderer(
+                width: env.width, time: env.time, palette: env.palette, glyphs: env.glyphs, showFullText: full)
             try env.write(renderer.render(view.transcriptView(nowMs: env.time.nowMs)))
         }
     }
@@ -82,7 +84,9 @@ enum InputReader {
             return [UInt8](FileHandle.standardInput.readDataToEndOfFile())
         }
         guard FileManager.default.fileExists(atPath: path) else { throw CommandError.badInput("\(path): no such file") }
-        guard let data = FileManager.default.contents(atPath: path) else { throw CommandError.badInput("\(path): cannot be read") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandError.badInput("\(path): cannot be read")
+        }
         return [UInt8](data)
     }
 

@@ -71,19 +71,25 @@ extension ChatmailConfig {
         case ("display", "color"):
             let name = try value.string()
             guard let mode = ColorMode(rawValue: name) else {
-                throw .invalid(reason: "must be \"auto\", \"always\" or \"never\", not \"\(EchoedInput.excerpt(name))\"")
+                throw .invalid(
+                    reason: "must be \"auto\", \"always\" or \"never\", not \"\(EchoedInput.excerpt(name))\"")
             }
             display.color = mode
         case ("display", "pager"): display.pager = try value.string()
         case ("display", "width"):
             let width = try value.integer()
-            guard width >= Self.minimumWidth else { throw .invalid(reason: "must be at least \(Self.minimumWidth), not \(width)") }
+            guard width >= Self.minimumWidth else {
+                throw .invalid(reason: "must be at least \(Self.minimumWidth), not \(width)")
+            }
             display.width = width
         case ("display", "ascii"): display.ascii = try value.boolean()
         case ("app", "sync_interval"):
             let seconds = try value.integer()
             guard Self.syncIntervalRange.contains(seconds) else {
-                throw .invalid(reason: "must be \(Self.syncIntervalRange.lowerBound) to \(Self.syncIntervalRange.upperBound) seconds, not \(seconds)")
+                throw .invalid(
+                    reason:
+                        "must be \(Self.syncIntervalRange.lowerBound) to \(Self.syncIntervalRange.upperBound) seconds, not \(seconds)"
+                )
             }
             app.syncInterval = seconds
         default:

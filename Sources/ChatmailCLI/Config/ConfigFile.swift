@@ -13,7 +13,8 @@ enum ConfigFile {
         if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
             base = URL(fileURLWithPath: xdg, isDirectory: true)
         } else {
-            let user = environment["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+            let user =
+                environment["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
                 ?? FileManager.default.homeDirectoryForCurrentUser
             base = user.appendingPathComponent(".config", isDirectory: true)
         }
@@ -47,7 +48,8 @@ enum ConfigFile {
         do {
             root = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
-            throw .syntax(path: path, line: error.source.begin.line, column: error.source.begin.column, reason: error.description)
+            throw .syntax(
+                path: path, line: error.source.begin.line, column: error.source.begin.column, reason: error.description)
         } catch {
             throw .syntax(path: path, line: nil, column: nil, reason: "\(error)")
         }
@@ -59,7 +61,9 @@ enum ConfigFile {
                     known: ChatmailConfig.keys.map { "[\($0.key)]" })
             }
             guard let table = value.table else {
-                throw .wrongType(path: path, line: line(of: [section], in: text), key: section, expected: "a table ([\(section)])", found: scalar(value).typeName)
+                throw .wrongType(
+                    path: path, line: line(of: [section], in: text), key: section, expected: "a table ([\(section)])",
+                    found: scalar(value).typeName)
             }
             for (key, value) in table {
                 do throws(ConfigValueProblem) {

@@ -28,7 +28,8 @@ struct DemoHome: Codable, Equatable {
     static func defaultLocation(environment: [String: String]) -> URL {
         var withoutHome = environment
         withoutHome["CHATMAIL_HOME"] = nil
-        return AppEnvironment.resolveHome(option: nil, environment: withoutHome).appendingPathComponent("demo", isDirectory: true)
+        return AppEnvironment.resolveHome(option: nil, environment: withoutHome).appendingPathComponent(
+            "demo", isDirectory: true)
     }
 
     /// The demo home at `home`, or `nil` when `home` is not one.
@@ -53,9 +54,12 @@ struct DemoHome: Codable, Equatable {
     /// The mailbox directory, the shipped one resolved where this binary finds it.
     /// - throws: ``DemoError/mailboxMissing(path:)`` when it is not there.
     func mailboxDirectory() throws -> URL {
-        let directory = mailbox == Self.builtinMailbox
+        let directory =
+            mailbox == Self.builtinMailbox
             ? try Self.shippedMailbox() : URL(fileURLWithPath: mailbox, isDirectory: true)
-        guard FileManager.default.fileExists(atPath: directory.path) else { throw DemoError.mailboxMissing(path: directory.path) }
+        guard FileManager.default.fileExists(atPath: directory.path) else {
+            throw DemoError.mailboxMissing(path: directory.path)
+        }
         return directory
     }
 
@@ -76,7 +80,8 @@ struct DemoHome: Codable, Equatable {
 
     /// Starts the emulator on this home's mailbox and journal.
     func startEmulator(home: URL) throws -> EmulatorChild {
-        try EmulatorChild.demo(mailbox: try mailboxDirectory(), me: me, journal: home.appendingPathComponent(Self.journalName))
+        try EmulatorChild.demo(
+            mailbox: try mailboxDirectory(), me: me, journal: home.appendingPathComponent(Self.journalName))
     }
 
     /// Where chatmail finds Gmail and OAuth on a running emulator.

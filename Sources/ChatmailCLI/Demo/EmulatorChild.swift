@@ -1,5 +1,6 @@
 import EmulatorLauncher
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -10,7 +11,8 @@ extension EmulatorChild {
     static func demo(mailbox: URL, me: String, journal: URL? = nil) throws(DemoError) -> EmulatorChild {
         do {
             return try EmulatorChild(
-                serveArguments: ["--mailbox", mailbox.path, "--me", me] + (journal.map { ["--journal", $0.path] } ?? []))
+                serveArguments: ["--mailbox", mailbox.path, "--me", me]
+                    + (journal.map { ["--journal", $0.path] } ?? []))
         } catch {
             switch error {
             case .executableMissing(let path): throw .emulatorMissing(path: path)
@@ -36,8 +38,8 @@ enum BrowserStandIn {
         let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
         guard let (_, response) = try? await session.data(from: url),  // failure: LoginFlow times out and says so
-              let location = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Location"),
-              let callback = URL(string: location)
+            let location = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Location"),
+            let callback = URL(string: location)
         else { return }
         _ = try? await session.data(from: callback)  // the loopback receiver answers; LoginFlow gets the code
     }

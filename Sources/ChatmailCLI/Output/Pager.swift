@@ -98,7 +98,8 @@ struct Pager {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var all = sigset_t(), none = sigset_t()
+        var all = sigset_t()
+        var none = sigset_t()
         sigfillset(&all)
         sigemptyset(&none)
         posix_spawnattr_setsigdefault(&attributes, &all)
@@ -109,7 +110,7 @@ struct Pager {
         let arguments: [String] = ["sh", "-c", command]
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
+        defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
         guard result == 0 else { throw .spawnFailed(errno: result) }

@@ -20,10 +20,12 @@ public enum ConversationTitle {
             let person = participants[0]
             return usableName(person.name) ?? person.address
         default:
-            let names = participants
+            let names =
+                participants
                 .map { (first: firstName(of: $0), key: $0.normalizedAddress) }
                 .sorted { lhs, rhs in
-                    let l = lhs.first.lowercased(), r = rhs.first.lowercased()
+                    let l = lhs.first.lowercased()
+                    let r = rhs.first.lowercased()
                     return l != r ? l < r : lhs.key < rhs.key
                 }
                 .map(\.first)
@@ -42,7 +44,8 @@ public enum ConversationTitle {
                 // like names. "Ubuntu user technical support, not for general discussions" is not one.
                 let beforeComma = name[..<comma].split(separator: " ")
                 let afterComma = Substring(name[name.index(after: comma)...]).trimmingWhitespace().split(separator: " ")
-                if (1...3).contains(beforeComma.count), (1...3).contains(afterComma.count), let word = afterComma.first {
+                if (1...3).contains(beforeComma.count), (1...3).contains(afterComma.count), let word = afterComma.first
+                {
                     return String(word)
                 }
             }

@@ -43,7 +43,8 @@ extension EmailNormalizer {
         var at: Int?
         for byte in address.utf8 {
             // Whitespace, brackets, quotes and non-ASCII take the general path.
-            guard byte > 0x20, byte < 0x7F, byte != UInt8(ascii: "<"), byte != UInt8(ascii: ">"), byte != UInt8(ascii: "\"")
+            guard byte > 0x20, byte < 0x7F, byte != UInt8(ascii: "<"), byte != UInt8(ascii: ">"),
+                byte != UInt8(ascii: "\"")
             else { return nil }
             if byte == UInt8(ascii: "@") { at = bytes.count }
             bytes.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)

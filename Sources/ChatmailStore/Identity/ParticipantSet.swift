@@ -1,4 +1,5 @@
 import Digest
+
 /// The people a message is with, and the hash that names their conversation.
 ///
 /// The set is From ∪ To ∪ Cc, minus every alias of the account, keyed by normalized address. Bcc is

@@ -35,7 +35,8 @@ public struct TranscriptMessage: Sendable, Equatable {
 
     public init(
         id: MessageID, gmailID: String, threadID: String, from: EmailAddress, isFromMe: Bool, internalDateMs: Int64,
-        subject: String, text: String, originalText: String?, isNewsletter: Bool, labels: [String], attachments: [Attachment]
+        subject: String, text: String, originalText: String?, isNewsletter: Bool, labels: [String],
+        attachments: [Attachment]
     ) {
         self.id = id
         self.gmailID = gmailID

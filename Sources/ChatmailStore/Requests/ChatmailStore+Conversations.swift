@@ -5,7 +5,9 @@ extension ChatmailStore {
     ///
     /// The default (active) list walks the partial index `conversation_active_by_recency`, so archived
     /// conversations cost nothing. Conversations with no visible message (all trashed) are never listed.
-    public func conversations(in account: AccountID, filter: ConversationFilter = .init()) throws -> [ConversationSummary] {
+    public func conversations(in account: AccountID, filter: ConversationFilter = .init()) throws
+        -> [ConversationSummary]
+    {
         try read { db in
             let rows = try Row.fetchAll(
                 db, sql: Self.listSQL(filter), arguments: ["account": account, "limit": filter.limit ?? -1])
@@ -44,7 +46,9 @@ extension ChatmailStore {
     /// One conversation by id, or `nil`.
     public func conversation(_ id: ConversationID) throws -> ConversationSummary? {
         try read { db in
-            try Self.summaries(from: Row.fetchAll(db, sql: "SELECT * FROM conversation WHERE id = ?", arguments: [id]), in: db).first
+            try Self.summaries(
+                from: Row.fetchAll(db, sql: "SELECT * FROM conversation WHERE id = ?", arguments: [id]), in: db
+            ).first
         }
     }
 
@@ -63,7 +67,8 @@ extension ChatmailStore {
                 """,
             arguments: [json])
         while let row = try participantRows.next() {
-            people[row["conversation_id"], default: []].append(EmailAddress(address: row["address"], name: row["display_name"]))
+            people[row["conversation_id"], default: []].append(
+                EmailAddress(address: row["address"], name: row["display_name"]))
         }
         return rows.map { row in
             let id: ConversationID = row["id"]

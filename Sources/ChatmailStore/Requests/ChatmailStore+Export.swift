@@ -37,9 +37,11 @@ extension ChatmailStore {
                 arguments: ["[" + messages.map { String($0.rawValue) }.joined(separator: ",") + "]"])
             while let row = try rows.next() {
                 let id: MessageID = row["message_id"]
-                sources[id, default: []].append(AttachmentSource(
-                    messageID: id, gmailID: row["gmail_id"], partID: row["part_id"], gmailAttachmentID: row["gmail_attachment_id"],
-                    filename: row["filename"], mimeType: row["mime_type"], size: row["size"]))
+                sources[id, default: []].append(
+                    AttachmentSource(
+                        messageID: id, gmailID: row["gmail_id"], partID: row["part_id"],
+                        gmailAttachmentID: row["gmail_attachment_id"],
+                        filename: row["filename"], mimeType: row["mime_type"], size: row["size"]))
             }
             return sources
         }

@@ -12,7 +12,8 @@ extension ChatmailStore {
     /// How many messages wait for their labels to be re-read from Gmail.
     public func labelRecheckCount(of account: AccountID) throws -> Int {
         try read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM label_recheck WHERE account_id = ?", arguments: [account]) ?? 0
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM label_recheck WHERE account_id = ?", arguments: [account])
+                ?? 0
         }
     }
 }

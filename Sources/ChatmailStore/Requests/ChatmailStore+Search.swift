@@ -86,7 +86,8 @@ extension ChatmailStore {
         precondition(limit > 0, "A search needs a positive limit, not \(limit)")
         do {
             return try read { db in
-                let ranked = try Self.rankedMatches(query, account: account, conversation: conversation, limit: limit, db: db)
+                let ranked = try Self.rankedMatches(
+                    query, account: account, conversation: conversation, limit: limit, db: db)
                 guard !ranked.isEmpty else { return [] }
                 let conversationIDs = Array(Set(ranked.map(\.conversation)))
                 let summaries = try Self.summaries(
@@ -96,7 +97,8 @@ extension ChatmailStore {
                     in: db)
                 let byID = Dictionary(uniqueKeysWithValues: summaries.map { ($0.id, $0) })
                 let rows = try Self.markedRows(query, ids: ranked.map(\.id.rawValue), db: db)
-                let details = Dictionary(rows.map { (MessageID(rawValue: $0["id"]), $0) }, uniquingKeysWith: { first, _ in first })
+                let details = Dictionary(
+                    rows.map { (MessageID(rawValue: $0["id"]), $0) }, uniquingKeysWith: { first, _ in first })
                 return ranked.compactMap { match -> SearchHit? in
                     let id = match.id
                     guard let conversation = byID[match.conversation], let detail = details[id] else { return nil }
@@ -104,7 +106,8 @@ extension ChatmailStore {
                         messageID: id, gmailID: detail["gmail_id"], conversation: conversation,
                         from: EmailAddress(address: detail["from_address"], name: detail["from_name"]),
                         isFromMe: detail["is_from_me"], internalDateMs: detail["internal_date_ms"],
-                        subject: MarkedText(marked: detail["subject"] ?? ""), snippet: MarkedText(marked: detail["snippet"] ?? ""),
+                        subject: MarkedText(marked: detail["subject"] ?? ""),
+                        snippet: MarkedText(marked: detail["snippet"] ?? ""),
                         score: match.score)
                 }
             }
@@ -137,8 +140,12 @@ extension ChatmailStore {
         if high - low <= highestID / 4 {
             return try Row.fetchAll(
                 db,
-                sql: select + " AND message_fts.rowid BETWEEN :low AND :high AND +message_fts.rowid IN (SELECT value FROM json_each(:ids))",
-                arguments: ["query": query.expression, "low": low, "high": high, "ids": "[" + ids.map(String.init).joined(separator: ",") + "]"])
+                sql: select
+                    + " AND message_fts.rowid BETWEEN :low AND :high AND +message_fts.rowid IN (SELECT value FROM json_each(:ids))",
+                arguments: [
+                    "query": query.expression, "low": low, "high": high,
+                    "ids": "[" + ids.map(String.init).joined(separator: ",") + "]",
+                ])
         }
         let probe = try db.cachedStatement(sql: select + " AND message_fts.rowid = :id")
         return try ids.compactMap { try Row.fetchOne(probe, arguments: ["query": query.expression, "id": $0]) }
@@ -167,7 +174,9 @@ extension ChatmailStore {
             AND m.id NOT IN (SELECT ml.message_id FROM message_label ml
                              WHERE ml.label_id IN (SELECT id FROM label WHERE account_id = :account AND gmail_id IN ('TRASH', 'SPAM')))
             """
-        if let newest = try newestMatchesWhenUninformative(query, account: account, conversation: conversation, limit: limit, db: db) {
+        if let newest = try newestMatchesWhenUninformative(
+            query, account: account, conversation: conversation, limit: limit, db: db)
+        {
             return newest
         }
         let bm25 = "bm25(message_fts, \(subjectWeight), 1.0)"
@@ -175,7 +184,8 @@ extension ChatmailStore {
             let candidateCount = limit * 2 + 16
             let candidates = try Row.fetchAll(
                 db,
-                sql: "SELECT rowid AS id, \(bm25) AS score FROM message_fts WHERE message_fts MATCH ? ORDER BY score, rowid DESC LIMIT ?",
+                sql:
+                    "SELECT rowid AS id, \(bm25) AS score FROM message_fts WHERE message_fts MATCH ? ORDER BY score, rowid DESC LIMIT ?",
                 arguments: [query.expression, candidateCount])
             var order: [MessageID: (rank: Int, score: Double)] = [:]
             for (rank, row) in candidates.enumerated() { order[row["id"]] = (rank, row["score"]) }
@@ -187,10 +197,15 @@ extension ChatmailStore {
                     SELECT m.id, m.conversation_id FROM json_each(:ids) AS candidate CROSS JOIN message m ON m.id = candidate.value
                     WHERE \(visible)
                     """,
-                arguments: ["ids": "[" + order.keys.map { String($0.rawValue) }.joined(separator: ",") + "]", "account": account]
+                arguments: [
+                    "ids": "[" + order.keys.map { String($0.rawValue) }.joined(separator: ",") + "]",
+                    "account": account,
+                ]
             ).compactMap { row -> (rank: Int, match: RankedMatch)? in
                 guard let place = order[row["id"]] else { return nil }
-                return (place.rank, RankedMatch(id: row["id"], conversation: row["conversation_id"], score: place.score))
+                return (
+                    place.rank, RankedMatch(id: row["id"], conversation: row["conversation_id"], score: place.score)
+                )
             }.sorted { $0.rank < $1.rank }.map(\.match)
             // Every match that was not a candidate ranks below all candidates, so enough survivors (or no
             // more matches) settle it.
@@ -236,8 +251,10 @@ extension ChatmailStore {
         }
         // Ascending (FTS5's own order), so membership is a binary search.
         func allMatches() throws -> [Int64] {
-            try Array(Int64.fetchCursor(
-                db, sql: "SELECT rowid FROM message_fts WHERE message_fts MATCH ? ORDER BY rowid", arguments: [query.expression]))
+            try Array(
+                Int64.fetchCursor(
+                    db, sql: "SELECT rowid FROM message_fts WHERE message_fts MATCH ? ORDER BY rowid",
+                    arguments: [query.expression]))
         }
         let matching: [Int64]
         if phrases.count == 1 {
@@ -272,7 +289,9 @@ extension ChatmailStore {
                 + (conversation == nil ? "ORDER BY last_message_at_ms DESC, id DESC" : "AND id = :conversation"),
             arguments: ["account": account, "conversation": conversation])
         let messages = try db.cachedStatement(
-            sql: "SELECT id, internal_date_ms FROM message WHERE conversation_id = ? ORDER BY internal_date_ms DESC, id DESC")
+            sql:
+                "SELECT id, internal_date_ms FROM message WHERE conversation_id = ? ORDER BY internal_date_ms DESC, id DESC"
+        )
         // Matches found so far, unordered; sorted and cut to `limit` whenever they reach `limit` for the first
         // time or twice that (so a huge --limit costs n log n, not an insertion per match). `cutoff` is the
         // `limit`-th newest (date, id) at the last cut: nothing older can be among the results.
@@ -291,7 +310,8 @@ extension ChatmailStore {
             if let cutoff, lastMs < cutoff.date { break }  // every later conversation is older still
             let cursor = try Row.fetchCursor(messages, arguments: [conversationID])
             while let message = try cursor.next() {
-                let id: Int64 = message["id"], date: Int64 = message["internal_date_ms"]
+                let id: Int64 = message["id"]
+                let date: Int64 = message["internal_date_ms"]
                 if let cutoff, (date, id) < cutoff { break }  // the rest of this conversation is older still
                 guard !hiddenIDs.contains(id), matching.containsSorted(id) else { continue }
                 found.append((RankedMatch(id: MessageID(rawValue: id), conversation: conversationID, score: 0), date))
@@ -306,7 +326,8 @@ extension ChatmailStore {
 extension [Int64] {
     /// Whether this ascending array holds `value` (binary search).
     fileprivate func containsSorted(_ value: Int64) -> Bool {
-        var low = startIndex, high = endIndex
+        var low = startIndex
+        var high = endIndex
         while low < high {
             let middle = (low + high) / 2
             if self[middle] < value { low = middle + 1 } else { high = middle }

@@ -4,7 +4,9 @@ extension ChatmailStore {
     /// Counts for `chatmail status`.
     public func status(of account: Account) throws -> StoreStatus {
         try read { db in
-            let messages = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message WHERE account_id = ?", arguments: [account.id]) ?? 0
+            let messages =
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message WHERE account_id = ?", arguments: [account.id])
+                ?? 0
             let conversations = try Row.fetchOne(
                 db,
                 sql: """
@@ -25,8 +27,10 @@ extension ChatmailStore {
                 }
                 actions[status] = row["n"]
             }
-            let abandoned = try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM abandoned_message WHERE account_id = ?", arguments: [account.id]) ?? 0
+            let abandoned =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM abandoned_message WHERE account_id = ?", arguments: [account.id])
+                ?? 0
             return StoreStatus(
                 account: account, messageCount: messages,
                 conversationCount: conversations?["total"] ?? 0,

@@ -8,9 +8,12 @@ extension ChatmailStore {
     public func transcript(of conversationID: ConversationID, limit: Int) throws -> Transcript? {
         precondition(limit > 0, "A transcript needs a positive limit, not \(limit)")
         return try read { db in
-            guard let conversation = try Self.summaries(
-                from: Row.fetchAll(db, sql: "SELECT * FROM conversation WHERE id = ?", arguments: [conversationID]), in: db
-            ).first else { return nil }
+            guard
+                let conversation = try Self.summaries(
+                    from: Row.fetchAll(db, sql: "SELECT * FROM conversation WHERE id = ?", arguments: [conversationID]),
+                    in: db
+                ).first
+            else { return nil }
             let rows = try Row.fetchAll(
                 db,
                 sql: """
@@ -46,7 +49,9 @@ extension ChatmailStore {
                 arguments: [ids])
             {
                 attachments[row["message_id"], default: []].append(
-                    .init(filename: row["filename"], mimeType: row["mime_type"], size: row["size"], isInline: row["is_inline"]))
+                    .init(
+                        filename: row["filename"], mimeType: row["mime_type"], size: row["size"],
+                        isInline: row["is_inline"]))
             }
             let messages = rows.reversed().map { row -> TranscriptMessage in
                 let id: MessageID = row["id"]

@@ -58,7 +58,10 @@ struct PersonDirectory {
     /// conversations that person is in (served by `conversation_participant_by_address`).
     static func load(account: AccountID, onlyWith key: String? = nil, db: Database) throws -> PersonDirectory {
         var directory = PersonDirectory()
-        let filter = key == nil ? "" : """
+        let filter =
+            key == nil
+            ? ""
+            : """
              AND c.id IN (SELECT conversation_id FROM conversation_participant WHERE address_normalized = :key)
             """
         let rows = try Row.fetchCursor(
@@ -74,7 +77,8 @@ struct PersonDirectory {
             directory.titles[id] = row["title"]
             directory.lastMessageAtMs[id] = row["last_message_at_ms"]
             if let key: String = row["address_normalized"] {
-                directory.people.append(Person(key: key, address: row["address"], name: row["display_name"], conversation: id))
+                directory.people.append(
+                    Person(key: key, address: row["address"], name: row["display_name"], conversation: id))
                 directory.memberCounts[id, default: 0] += 1
             }
         }
@@ -105,7 +109,8 @@ struct PersonDirectory {
             // Group titles are made of first names, so a prefix of one would also match the person's own
             // chat; only conversations without participants ("Note to self") match by title prefix.
             matches.titles = Set(
-                titles.lazy.filter { memberCounts[$0.key] == nil && $0.value.lowercased().hasPrefix(lowered) }.map(\.key))
+                titles.lazy.filter { memberCounts[$0.key] == nil && $0.value.lowercased().hasPrefix(lowered) }.map(
+                    \.key))
         case .fuzzy:
             let folded = FuzzyName.fold(needle)
             matches.keys = Set(people.lazy.filter { FuzzyName.matches(folded, person: $0) }.map(\.key))

@@ -69,12 +69,16 @@ extension ChatmailStore {
             let key = EmailNormalizer.identityKey(for: needle)
             let directory = try read { db in try PersonDirectory.load(account: account, onlyWith: key, db: db) }
             let matches = directory.matches(for: needle, stage: .exactAddress)
-            if !matches.isEmpty { return try decide(matches, in: directory, account: account, preferringGroups: preferringGroups) }
+            if !matches.isEmpty {
+                return try decide(matches, in: directory, account: account, preferringGroups: preferringGroups)
+            }
         }
         let directory = try read { db in try PersonDirectory.load(account: account, db: db) }
         for stage in [PersonDirectory.Stage.exactName, .prefix] + (allowingFuzzy ? [.fuzzy] : []) {
             let matches = directory.matches(for: needle, stage: stage)
-            if !matches.isEmpty { return try decide(matches, in: directory, account: account, preferringGroups: preferringGroups) }
+            if !matches.isEmpty {
+                return try decide(matches, in: directory, account: account, preferringGroups: preferringGroups)
+            }
         }
         return .notFound
     }
@@ -120,7 +124,9 @@ extension ChatmailStore {
     }
 
     /// The visible conversations among `ids` of `account`, newest first, by primary key.
-    private func conversations(_ ids: some Collection<ConversationID>, in account: AccountID) throws -> [ConversationSummary] {
+    private func conversations(_ ids: some Collection<ConversationID>, in account: AccountID) throws
+        -> [ConversationSummary]
+    {
         guard !ids.isEmpty else { return [] }
         return try read { db in
             try Self.summaries(

@@ -38,14 +38,16 @@ public struct SearchQuery: Sendable, Equatable {
     public init(_ text: String) throws(SearchError) {
         let words = text.split(whereSeparator: { $0.isWhitespace })
         guard !words.isEmpty else { throw .emptyQuery }
-        let advanced = text.contains("\"") || text.contains("(") || text.contains(")") || text.contains("^")
+        let advanced =
+            text.contains("\"") || text.contains("(") || text.contains(")") || text.contains("^")
             || words.contains { Self.operators.contains($0) || Self.columns.contains(where: $0.hasPrefix) }
         isAdvanced = advanced
         if advanced {
             // FTS5 syntax gives repeats meaning (a OR a, NEAR groups), so nothing is dropped; only counted.
-            let terms = Set(text.split(whereSeparator: { $0.isWhitespace || "()\"^,".contains($0) })
-                .filter { !Self.operators.contains($0) && $0 != "NEAR" }
-                .map { $0.lowercased() })
+            let terms = Set(
+                text.split(whereSeparator: { $0.isWhitespace || "()\"^,".contains($0) })
+                    .filter { !Self.operators.contains($0) && $0 != "NEAR" }
+                    .map { $0.lowercased() })
             guard terms.count <= Self.maximumTermCount else { throw .tooManyTerms(terms.count) }
             guard text.count <= Self.maximumLength else { throw .tooLong }
             expression = text

@@ -52,7 +52,9 @@ extension StoreTransaction {
 
         static func load(_ db: Database) throws -> RollupLabels {
             var labels = RollupLabels()
-            for row in try Row.fetchAll(db, sql: "SELECT id, gmail_id FROM label WHERE gmail_id IN ('INBOX', 'UNREAD', 'TRASH', 'SPAM')") {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT id, gmail_id FROM label WHERE gmail_id IN ('INBOX', 'UNREAD', 'TRASH', 'SPAM')")
+            {
                 let id: Int64 = row["id"]
                 switch row["gmail_id"] as String {
                 case "INBOX": labels.inbox.append(id)

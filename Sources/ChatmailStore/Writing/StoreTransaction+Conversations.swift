@@ -6,7 +6,9 @@ extension StoreTransaction {
     /// Safe under concurrent callers, even in other processes: the insert is `ON CONFLICT DO NOTHING`
     /// against the UNIQUE (account_id, participant_hash) constraint, and the id is read back in the
     /// same transaction, so two writers racing on one new participant set end with ONE conversation.
-    public func findOrCreateConversation(for participants: ParticipantSet, in account: AccountID) throws -> ConversationID {
+    public func findOrCreateConversation(for participants: ParticipantSet, in account: AccountID) throws
+        -> ConversationID
+    {
         let cacheKey = participants.hashInput
         if let cached = conversationCache[account]?[cacheKey] { return cached }
         let hash = participants.hash

@@ -20,15 +20,16 @@ extension StoreTransaction {
 
         // New messages are the common case: try the insert first, and fall back to an update only when
         // the UNIQUE (account_id, gmail_id) constraint says the message is already stored.
-        let insert = DirectBinding.prepare(try db.cachedStatement(
-            sql: """
-                INSERT INTO message (account_id, gmail_id, thread_id, conversation_id, internal_date_ms,
-                    from_address, from_name, subject, snippet, body_text, original_text,
-                    quoted_text_removed, is_newsletter, newsletter_reason, is_from_me, size_estimate,
-                    gmail_history_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (account_id, gmail_id) DO NOTHING
-                """))
+        let insert = DirectBinding.prepare(
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO message (account_id, gmail_id, thread_id, conversation_id, internal_date_ms,
+                        from_address, from_name, subject, snippet, body_text, original_text,
+                        quoted_text_removed, is_newsletter, newsletter_reason, is_from_me, size_estimate,
+                        gmail_history_id)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (account_id, gmail_id) DO NOTHING
+                    """))
         insert.bind(account.rawValue, at: 1)
         insert.bind(message.gmailID, at: 2)
         insert.bind(message.threadID, at: 3)
@@ -54,9 +55,11 @@ extension StoreTransaction {
             messageID = MessageID(rawValue: db.lastInsertedRowID)
             searchIndex.messageInserted(messageID)
         } else {
-            guard let existing = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT id, conversation_id FROM message WHERE account_id = ? AND gmail_id = ?"),
-                arguments: [account, message.gmailID])
+            guard
+                let existing = try Row.fetchOne(
+                    db.cachedStatement(
+                        sql: "SELECT id, conversation_id FROM message WHERE account_id = ? AND gmail_id = ?"),
+                    arguments: [account, message.gmailID])
             else {
                 preconditionFailure("A message that conflicted on insert is missing inside the same transaction")
             }
@@ -92,11 +95,12 @@ extension StoreTransaction {
     }
 
     private func insertParticipants(of message: MessageInput, into messageID: MessageID) throws {
-        let insert = DirectBinding.prepare(try db.cachedStatement(
-            sql: """
-                INSERT INTO message_participant (message_id, role, address_normalized, address, name)
-                VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
-                """))
+        let insert = DirectBinding.prepare(
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO message_participant (message_id, role, address_normalized, address, name)
+                    VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                    """))
         insert.bind(messageID.rawValue, at: 1)
         func insertAll(_ role: ParticipantRole, _ addresses: [EmailAddress]) throws {
             insert.bind(role.rawValue, at: 2)
@@ -114,8 +118,9 @@ extension StoreTransaction {
     }
 
     private func insertLabels(_ labelIDs: [String], into messageID: MessageID, in account: AccountID) throws {
-        let insert = DirectBinding.prepare(try db.cachedStatement(
-            sql: "INSERT INTO message_label (message_id, label_id) VALUES (?, ?) ON CONFLICT DO NOTHING"))
+        let insert = DirectBinding.prepare(
+            try db.cachedStatement(
+                sql: "INSERT INTO message_label (message_id, label_id) VALUES (?, ?) ON CONFLICT DO NOTHING"))
         insert.bind(messageID.rawValue, at: 1)
         for gmailID in labelIDs {
             insert.bind(try labelRowID(for: gmailID, in: account), at: 2)
@@ -163,7 +168,9 @@ extension StoreTransaction {
 
     /// Replaces the whole label set of stored messages (used when labels are re-fetched from Gmail).
     @discardableResult
-    public func replaceLabels(_ labelIDs: [String], onMessage gmailID: String, in account: AccountID) throws -> ConversationID? {
+    public func replaceLabels(_ labelIDs: [String], onMessage gmailID: String, in account: AccountID) throws
+        -> ConversationID?
+    {
         guard let row = try messageRows(forGmailIDs: [gmailID], in: account).first else { return nil }
         try db.cachedStatement(sql: "DELETE FROM message_label WHERE message_id = ?").execute(arguments: [row.message])
         try insertLabels(labelIDs, into: row.message, in: account)
@@ -184,7 +191,9 @@ extension StoreTransaction {
     }
 
     /// Local ids and conversations of stored messages, in one query however many ids are asked for.
-    package func messageRows(forGmailIDs gmailIDs: [String], in account: AccountID) throws -> [(message: MessageID, conversation: ConversationID)] {
+    package func messageRows(forGmailIDs gmailIDs: [String], in account: AccountID) throws -> [(
+        message: MessageID, conversation: ConversationID
+    )] {
         guard !gmailIDs.isEmpty else { return [] }
         let rows = try Row.fetchAll(
             db.cachedStatement(sql: "SELECT m.id, m.conversation_id \(Self.wantedMessagesJoin)"),
@@ -210,7 +219,10 @@ extension StoreTransaction {
                 switch scalar {
                 case "\"": json += "\\\""
                 case "\\": json += "\\\\"
-                case _ where scalar.value < 0x20: json += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+                case _ where scalar.value < 0x20:
+                    json +=
+                        "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                        + String(scalar.value, radix: 16)
                 default: json.unicodeScalars.append(scalar)
                 }
             }

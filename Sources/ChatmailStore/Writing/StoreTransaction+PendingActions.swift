@@ -27,7 +27,9 @@ extension StoreTransaction {
     }
 
     /// The account's actions with one of `statuses` (every status when `nil`), oldest first.
-    public func pendingActions(in account: AccountID, statuses: Set<PendingActionStatus>? = nil) throws -> [PendingAction] {
+    public func pendingActions(in account: AccountID, statuses: Set<PendingActionStatus>? = nil) throws
+        -> [PendingAction]
+    {
         try Self.fetchPendingActions(db, account: account, statuses: statuses)
     }
 
@@ -47,7 +49,8 @@ extension StoreTransaction {
                 WHERE id = ? AND account_id = ?
                 """,
             arguments: [
-                Self.jsonArray(action.targetIDs), Self.jsonArray(action.sentIDs), action.status.rawValue, action.attempts,
+                Self.jsonArray(action.targetIDs), Self.jsonArray(action.sentIDs), action.status.rawValue,
+                action.attempts,
                 action.nextAttemptAtMs, action.lastError, nowMs, action.id, action.account,
             ])
     }
@@ -123,7 +126,9 @@ extension StoreTransaction {
             } else {
                 position = result.count
                 index[id] = position
-                result.append(ActionCandidate(gmailID: id, labels: [], internalDateMs: row["internal_date_ms"], isFromMe: row["is_from_me"]))
+                result.append(
+                    ActionCandidate(
+                        gmailID: id, labels: [], internalDateMs: row["internal_date_ms"], isFromMe: row["is_from_me"]))
             }
             if let label: String = row["label"] { result[position].labels.insert(label) }
         }
@@ -132,7 +137,9 @@ extension StoreTransaction {
 
     // MARK: Rows
 
-    static func fetchPendingActions(_ db: Database, account: AccountID, statuses: Set<PendingActionStatus>?) throws -> [PendingAction] {
+    static func fetchPendingActions(_ db: Database, account: AccountID, statuses: Set<PendingActionStatus>?) throws
+        -> [PendingAction]
+    {
         let wanted = (statuses ?? Set(PendingActionStatus.allCases)).map(\.rawValue)
         return try Row.fetchAll(
             db,
@@ -147,14 +154,18 @@ extension StoreTransaction {
 
     static func pendingAction(from row: Row) throws -> PendingAction {
         // The CHECK constraints admit only known kinds and statuses; anything else means a newer schema.
-        guard let kind = PendingActionKind(rawValue: row["kind"]), let status = PendingActionStatus(rawValue: row["status"]) else {
+        guard let kind = PendingActionKind(rawValue: row["kind"]),
+            let status = PendingActionStatus(rawValue: row["status"])
+        else {
             throw StoreError.schemaFromNewerVersion
         }
         return PendingAction(
             id: row["id"], account: row["account_id"], kind: kind, target: row["target"],
-            targetIDs: try decodeStrings(row["target_message_ids"]), sentIDs: try decodeStrings(row["sent_message_ids"]),
+            targetIDs: try decodeStrings(row["target_message_ids"]),
+            sentIDs: try decodeStrings(row["sent_message_ids"]),
             addLabels: try decodeStrings(row["add_labels"]), removeLabels: try decodeStrings(row["remove_labels"]),
-            status: status, attempts: row["attempts"], nextAttemptAtMs: row["next_attempt_at_ms"], lastError: row["last_error"],
+            status: status, attempts: row["attempts"], nextAttemptAtMs: row["next_attempt_at_ms"],
+            lastError: row["last_error"],
             createdAtMs: row["created_at_ms"], updatedAtMs: row["updated_at_ms"])
     }
 
@@ -163,7 +174,8 @@ extension StoreTransaction {
         do {
             return try JSONDecoder().decode([String].self, from: Data(json.utf8))
         } catch {
-            throw StoreError.unreadableDatabase(path: "pending_action", reason: "a label or id list is not a JSON array of strings")
+            throw StoreError.unreadableDatabase(
+                path: "pending_action", reason: "a label or id list is not a JSON array of strings")
         }
     }
 }

@@ -16,7 +16,9 @@ extension StoreTransaction {
 
     /// The account's stored history id, parsed.
     public func historyID(of account: AccountID) throws -> UInt64? {
-        try String.fetchOne(db, sql: "SELECT history_id FROM account WHERE id = ?", arguments: [account]).flatMap { UInt64($0) }
+        try String.fetchOne(db, sql: "SELECT history_id FROM account WHERE id = ?", arguments: [account]).flatMap {
+            UInt64($0)
+        }
     }
 
     // MARK: Failures
@@ -43,7 +45,9 @@ extension StoreTransaction {
 
     /// Gmail ids that failed before, to try again.
     public func failedGmailIDs(in account: AccountID) throws -> [String] {
-        try String.fetchAll(db, sql: "SELECT gmail_id FROM abandoned_message WHERE account_id = ? ORDER BY gmail_id", arguments: [account])
+        try String.fetchAll(
+            db, sql: "SELECT gmail_id FROM abandoned_message WHERE account_id = ? ORDER BY gmail_id",
+            arguments: [account])
     }
 
     // MARK: Conflict protection
@@ -52,13 +56,14 @@ extension StoreTransaction {
     /// change: their local labels are the user's latest intent, so server label changes for them are not
     /// applied until the action completes or is abandoned; then their labels are re-read from Gmail.
     public func protectedGmailIDs(in account: AccountID) throws -> Set<String> {
-        Set(try String.fetchAll(
-            db,
-            sql: """
-                SELECT DISTINCT target.value FROM pending_action, json_each(pending_action.target_message_ids) AS target
-                WHERE pending_action.account_id = ? AND pending_action.status IN ('pending', 'processing', 'failed')
-                """,
-            arguments: [account]))
+        Set(
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT target.value FROM pending_action, json_each(pending_action.target_message_ids) AS target
+                    WHERE pending_action.account_id = ? AND pending_action.status IN ('pending', 'processing', 'failed')
+                    """,
+                arguments: [account]))
     }
 
     // MARK: Lookups
@@ -77,7 +82,8 @@ extension StoreTransaction {
 
     /// When labels were last reconciled with Gmail, in ms.
     public func lastReconciledAtMs(of account: AccountID) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT last_reconciled_at_ms FROM account WHERE id = ?", arguments: [account]) ?? nil
+        try Int64.fetchOne(db, sql: "SELECT last_reconciled_at_ms FROM account WHERE id = ?", arguments: [account])
+            ?? nil
     }
 
     public func markReconciled(_ account: AccountID) throws {
@@ -90,7 +96,9 @@ extension StoreTransaction {
 
     /// Appends ids to download, after any already queued; ids already queued are kept where they are.
     public func enqueueDownloads(_ gmailIDs: [String], in account: AccountID) throws {
-        let start = (try Int.fetchOne(db, sql: "SELECT MAX(position) FROM sync_queue WHERE account_id = ?", arguments: [account]) ?? nil) ?? 0
+        let start =
+            (try Int.fetchOne(
+                db, sql: "SELECT MAX(position) FROM sync_queue WHERE account_id = ?", arguments: [account]) ?? nil) ?? 0
         let insert = try db.cachedStatement(
             sql: "INSERT INTO sync_queue (account_id, gmail_id, position) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
         for (offset, id) in gmailIDs.enumerated() {
@@ -101,7 +109,8 @@ extension StoreTransaction {
     /// The next ids to download, in order.
     public func queuedDownloads(in account: AccountID, limit: Int) throws -> [String] {
         try String.fetchAll(
-            db, sql: "SELECT gmail_id FROM sync_queue WHERE account_id = ? ORDER BY position LIMIT ?", arguments: [account, limit])
+            db, sql: "SELECT gmail_id FROM sync_queue WHERE account_id = ? ORDER BY position LIMIT ?",
+            arguments: [account, limit])
     }
 
     /// How many ids are still queued.
@@ -123,13 +132,16 @@ extension StoreTransaction {
     /// an incremental sync's cost follows its changes, not the mailbox (invariant 6).
     public func storedGmailIDs(among gmailIDs: [String], in account: AccountID) throws -> Set<String> {
         guard !gmailIDs.isEmpty else { return [] }
-        return Set(try String.fetchAll(
-            db, sql: "SELECT m.gmail_id \(Self.wantedMessagesJoin)",
-            arguments: [Self.jsonArray(gmailIDs), account]))
+        return Set(
+            try String.fetchAll(
+                db, sql: "SELECT m.gmail_id \(Self.wantedMessagesJoin)",
+                arguments: [Self.jsonArray(gmailIDs), account]))
     }
 
     /// Every conversation of the account, for the rollup pass that ends a full sync.
     public func conversationIDs(in account: AccountID) throws -> Set<ConversationID> {
-        Set(try ConversationID.fetchAll(db, sql: "SELECT id FROM conversation WHERE account_id = ?", arguments: [account]))
+        Set(
+            try ConversationID.fetchAll(
+                db, sql: "SELECT id FROM conversation WHERE account_id = ?", arguments: [account]))
     }
 }

@@ -34,7 +34,9 @@ public final class StoreTransaction {
     /// Returns the account with `email`, creating it (and its system labels) when it does not exist.
     public func ensureAccount(email: String) throws -> AccountID {
         let key = EmailNormalizer.identityKey(for: email)
-        if let id = try AccountID.fetchOne(db, sql: "SELECT id FROM account WHERE email_normalized = ?", arguments: [key]) {
+        if let id = try AccountID.fetchOne(
+            db, sql: "SELECT id FROM account WHERE email_normalized = ?", arguments: [key])
+        {
             return id
         }
         try db.execute(
@@ -60,7 +62,10 @@ public final class StoreTransaction {
                     VALUES (?, ?, ?, ?, ?)
                     ON CONFLICT (account_id, address_normalized) DO UPDATE SET is_primary = max(is_primary, excluded.is_primary)
                     """,
-                arguments: [account, alias.address.normalizedAddress, alias.address.address, alias.address.name, alias.isPrimary])
+                arguments: [
+                    account, alias.address.normalizedAddress, alias.address.address, alias.address.name,
+                    alias.isPrimary,
+                ])
         }
         aliasCache[account] = nil
     }
@@ -73,7 +78,10 @@ public final class StoreTransaction {
                     INSERT INTO account_alias (account_id, address_normalized, address, display_name, is_primary)
                     VALUES (?, ?, ?, ?, ?) ON CONFLICT (account_id, address_normalized) DO NOTHING
                     """,
-                arguments: [account, alias.address.normalizedAddress, alias.address.address, alias.address.name, alias.isPrimary])
+                arguments: [
+                    account, alias.address.normalizedAddress, alias.address.address, alias.address.name,
+                    alias.isPrimary,
+                ])
         }
         aliasCache[account] = nil
     }

@@ -69,7 +69,8 @@ public struct CrashPoints: Sendable {
     /// Kills the process if this is the armed point's chosen occurrence.
     func reach(_ point: Point) {
         guard let armed, armed.point == point,
-              armed.reached.wrappingAdd(1, ordering: .relaxed).newValue == armed.occurrence else { return }
+            armed.reached.wrappingAdd(1, ordering: .relaxed).newValue == armed.occurrence
+        else { return }
         FileHandle.standardError.write(Data("chatmail: crash point \(point.rawValue) reached\n".utf8))
         raise(SIGKILL)
     }

@@ -89,7 +89,8 @@ public struct SyncEngine: Sendable {
             return try tx.recentGmailIDs(in: account, limit: 200)
         }
         guard let recent else { return }
-        let result = try await LabelRefreshPhase(gmail: gmail, store: store, tracker: tracker, chunkSize: 100).run(recent, in: account)
+        let result = try await LabelRefreshPhase(gmail: gmail, store: store, tracker: tracker, chunkSize: 100).run(
+            recent, in: account)
         report.labelChanges += result.relabelled
         report.messagesDeleted += result.deleted
         try await markReconciled(account)

@@ -1,5 +1,5 @@
-import Digest
 import ChatmailStore
+import Digest
 
 /// Stable ids for imported messages, so importing the same mail again finds it.
 ///
@@ -31,7 +31,8 @@ enum ImportIdentity {
             let isContinuation = line.first == 0x20 || line.first == 0x09
             if !isContinuation {
                 skippingField = exportHeaders.contains { name in
-                    line.count >= name.count && zip(line.prefix(name.count), name).allSatisfy { ($0 | 0x20) == $1 || $0 == $1 }
+                    line.count >= name.count
+                        && zip(line.prefix(name.count), name).allSatisfy { ($0 | 0x20) == $1 || $0 == $1 }
                 }
             }
             if !skippingField { output.append(contentsOf: bytes[index..<next]) }

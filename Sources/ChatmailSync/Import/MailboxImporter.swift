@@ -1,5 +1,5 @@
-import Digest
 import ChatmailStore
+import Digest
 import Foundation
 import MailText
 
@@ -106,12 +106,15 @@ public struct MailboxImporter: Sendable {
             return .skipped(ImportReport.Skipped(origin: raw.origin, reason: "not an email message: \(rejection)"))
         }
         // Export tools encode non-ASCII label names as RFC 2047 words; decode before splitting at commas.
-        let takeoutLabels = parsed.root.headers.first("X-Gmail-Labels").map { TakeoutLabels.gmailLabelIDs(EncodedWords.decode($0)) }
+        let takeoutLabels = parsed.root.headers.first("X-Gmail-Labels").map {
+            TakeoutLabels.gmailLabelIDs(EncodedWords.decode($0))
+        }
         let fromMe = parsed.sender.map { aliases.contains(EmailNormalizer.identityKey(for: $0.address)) } ?? false
         let labels = takeoutLabels ?? (fromMe ? ["SENT"] : ["INBOX"])
         let processed = pipeline.process(parsed, gmailLabels: labels)
         let id = ImportIdentity.gmailID(for: raw.bytes)
-        let threadKey = parsed.root.headers.first("References").flatMap(firstMessageID)
+        let threadKey =
+            parsed.root.headers.first("References").flatMap(firstMessageID)
             ?? parsed.root.headers.first("In-Reply-To").flatMap(firstMessageID) ?? parsed.messageID ?? id
         let envelope = MessageEnvelope(
             gmailID: id, threadID: "imp-" + String(SHA256.hexDigest(of: Array(threadKey.utf8)).prefix(16)),
@@ -142,7 +145,8 @@ public struct MailboxImporter: Sendable {
     }
 
     static func write(
-        _ prepared: [Prepared], into account: AccountID, tx: StoreTransaction, reportingTo modifications: inout Modifications
+        _ prepared: [Prepared], into account: AccountID, tx: StoreTransaction,
+        reportingTo modifications: inout Modifications
     ) throws -> BatchOutcome {
         var outcome = BatchOutcome()
         var inputs: [MessageInput] = []
@@ -156,14 +160,16 @@ public struct MailboxImporter: Sendable {
         // Sorted: label rows get the same ids on every import of the same source.
         for labelID in Set(inputs.flatMap(\.labelIDs)).sorted() where labelID.hasPrefix(TakeoutLabels.userLabelPrefix) {
             try tx.upsertLabel(
-                gmailID: labelID, name: String(labelID.dropFirst(TakeoutLabels.userLabelPrefix.count)), type: .user, in: account)
+                gmailID: labelID, name: String(labelID.dropFirst(TakeoutLabels.userLabelPrefix.count)), type: .user,
+                in: account)
         }
         let stored = try tx.labelIDs(ofMessages: inputs.map(\.gmailID), in: account)
         for input in inputs {
             if let labels = stored[input.gmailID] {
                 if labels == Set(input.labelIDs) {
                     outcome.unchanged += 1
-                } else if let conversation = try tx.replaceLabels(input.labelIDs, onMessage: input.gmailID, in: account) {
+                } else if let conversation = try tx.replaceLabels(input.labelIDs, onMessage: input.gmailID, in: account)
+                {
                     outcome.relabelled += 1
                     modifications.report(conversation)
                 }

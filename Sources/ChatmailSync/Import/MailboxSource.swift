@@ -44,10 +44,13 @@ public enum MailboxSource {
                         separatorDateMs: message.separatorDateMs, fileDateMs: nil)
                 }
             } else {
-                messages = [RawMailboxMessage(bytes: bytes, origin: path, separatorDateMs: nil, fileDateMs: modificationDateMs(path))]
+                messages = [
+                    RawMailboxMessage(
+                        bytes: bytes, origin: path, separatorDateMs: nil, fileDateMs: modificationDateMs(path))
+                ]
             }
             if let first = messages.first, let rejection = MessageValidation.rejection(of: first.bytes),
-               messages.dropFirst().allSatisfy({ MessageValidation.rejection(of: $0.bytes) != nil })
+                messages.dropFirst().allSatisfy({ MessageValidation.rejection(of: $0.bytes) != nil })
             {
                 throw .notAMessage(path, rejection)
             }
@@ -57,7 +60,9 @@ public enum MailboxSource {
     }
 
     static func readDirectory(_ path: String) throws(Failure) -> [RawMailboxMessage] {
-        guard let enumerator = FileManager.default.enumerator(atPath: path) else { throw .unreadable(path, reason: "cannot list it") }
+        guard let enumerator = FileManager.default.enumerator(atPath: path) else {
+            throw .unreadable(path, reason: "cannot list it")
+        }
         var files: [String] = []
         while let relative = enumerator.nextObject() as? String {
             let lowered = relative.lowercased()
@@ -69,18 +74,24 @@ public enum MailboxSource {
             let bytes = try readFile(full)
             if relative.lowercased().hasSuffix(".mbox") {
                 for (index, message) in MboxSplitter.split(bytes).enumerated() {
-                    messages.append(RawMailboxMessage(
-                        bytes: message.bytes, origin: "\(relative) #\(index + 1)", separatorDateMs: message.separatorDateMs, fileDateMs: nil))
+                    messages.append(
+                        RawMailboxMessage(
+                            bytes: message.bytes, origin: "\(relative) #\(index + 1)",
+                            separatorDateMs: message.separatorDateMs, fileDateMs: nil))
                 }
             } else {
-                messages.append(RawMailboxMessage(bytes: bytes, origin: relative, separatorDateMs: nil, fileDateMs: modificationDateMs(full)))
+                messages.append(
+                    RawMailboxMessage(
+                        bytes: bytes, origin: relative, separatorDateMs: nil, fileDateMs: modificationDateMs(full)))
             }
         }
         return messages
     }
 
     static func readFile(_ path: String) throws(Failure) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path, reason: "cannot read it") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .unreadable(path, reason: "cannot read it")
+        }
         return [UInt8](data)
     }
 
@@ -117,7 +128,9 @@ enum MboxSplitter {
             let next = min(bytes.count, lineEnd + 1)
             let line = bytes[lineStart..<lineEnd]
             if previousLineEmpty && line.starts(with: Array("From ".utf8)) {
-                if let start { messages.append(Message(bytes: unescape(bytes[start..<lineStart]), separatorDateMs: separatorDate)) }
+                if let start {
+                    messages.append(Message(bytes: unescape(bytes[start..<lineStart]), separatorDateMs: separatorDate))
+                }
                 start = next
                 separatorDate = separatorDateMs(line)
             }

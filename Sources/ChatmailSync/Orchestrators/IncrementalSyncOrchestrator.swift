@@ -14,14 +14,17 @@ struct IncrementalSyncOrchestrator: Sendable {
     /// Runs from `start`; returns the committed history id. Messages that failed before are retried.
     /// - parameter finishingFullSync: also clears the full-sync cursor in the same transaction.
     /// - throws: `GmailAPIError.giveUp(.historyExpired)` when Gmail no longer has history from `start`.
-    func run(account: AccountID, from start: UInt64, finishingFullSync: Bool = false, report: inout SyncReport) async throws -> UInt64 {
+    func run(account: AccountID, from start: UInt64, finishingFullSync: Bool = false, report: inout SyncReport)
+        async throws -> UInt64
+    {
         let listing = try await gmail.listHistory(startHistoryID: start)  // every page, never truncated
         let plan = HistoryPlan(records: listing.records)
         let candidates = plan.candidateIDs
         let (stored, retry) = try await store.write { tx in
             (try tx.storedGmailIDs(among: candidates, in: account), try tx.failedGmailIDs(in: account))
         }
-        let toFetch = plan.idsToFetch(stored: stored) + retry.filter { !plan.deleted.contains($0) && !stored.contains($0) }
+        let toFetch =
+            plan.idsToFetch(stored: stored) + retry.filter { !plan.deleted.contains($0) && !stored.contains($0) }
         let fetched = try await FetchPhase(gmail: gmail).run(Array(NSOrderedSetLite(toFetch)))
         let inputs = await persister.prepareAll(fetched.messages)
         let finalHistoryID = max(start, listing.finalHistoryID ?? start)

@@ -33,7 +33,8 @@ struct InitialSyncOrchestrator: Sendable {
         let savedCursor = try await store.write { tx in try tx.syncCursor(of: account.id) }
         var startHistoryID: UInt64
         if let savedCursor, let cursor = try? JSONDecoder().decode(Cursor.self, from: Data(savedCursor.utf8)),
-           let resumeFrom = UInt64(cursor.startHistoryId) {
+            let resumeFrom = UInt64(cursor.startHistoryId)
+        {
             startHistoryID = resumeFrom  // resuming: the queue holds what is left to download
         } else {
             let profile = try await accountPhase.profile(expecting: account)
@@ -41,7 +42,8 @@ struct InitialSyncOrchestrator: Sendable {
             try await accountPhase.storeLabelsAndAliases(of: account.id)
             progress(SyncProgress(phase: "listing", done: 0, total: profile.messagesTotal))
             let listed = try await gmail.listAllMessages().map(\.id)
-            let cursorJSON = String(decoding: try JSONEncoder().encode(Cursor(startHistoryId: String(startHistoryID))), as: UTF8.self)
+            let cursorJSON = String(
+                decoding: try JSONEncoder().encode(Cursor(startHistoryId: String(startHistoryID))), as: UTF8.self)
             let known = try await store.write { tx -> [String] in
                 let stored = try tx.storedGmailIDs(in: account.id)
                 try tx.enqueueDownloads(listed.filter { !stored.contains($0) }, in: account.id)
@@ -53,16 +55,20 @@ struct InitialSyncOrchestrator: Sendable {
             crashes.reach(.idsListed)
             if !known.isEmpty {
                 progress(SyncProgress(phase: "refreshing labels", done: 0, total: known.count))
-                let refreshed = try await LabelRefreshPhase(gmail: gmail, store: store, tracker: tracker, chunkSize: 500)
-                    .run(known, in: account.id)
+                let refreshed = try await LabelRefreshPhase(
+                    gmail: gmail, store: store, tracker: tracker, chunkSize: 500
+                )
+                .run(known, in: account.id)
                 report.labelChanges += refreshed.relabelled
                 report.messagesDeleted += refreshed.deleted
             }
         }
         try await downloadQueue(account: account.id, report: &report)
         progress(SyncProgress(phase: "catching up", done: 0, total: 0))
-        return try await IncrementalSyncOrchestrator(gmail: gmail, store: store, persister: persister, tracker: tracker, crashes: crashes)
-            .run(account: account.id, from: startHistoryID, finishingFullSync: true, report: &report)
+        return try await IncrementalSyncOrchestrator(
+            gmail: gmail, store: store, persister: persister, tracker: tracker, crashes: crashes
+        )
+        .run(account: account.id, from: startHistoryID, finishingFullSync: true, report: &report)
     }
 
     /// Downloads the queued ids chunk by chunk; each chunk's messages, its failures and the removal of
@@ -76,7 +82,9 @@ struct InitialSyncOrchestrator: Sendable {
         var download: Task<FetchPhase.Outcome, any Error>? = ids.isEmpty ? nil : fetch(ids)
         while let current = download {
             // Ids still queued after this chunk's: the next chunk.
-            let following = try await store.write { [chunkSize] tx in try tx.queuedDownloads(in: account, limit: chunkSize * 2) }
+            let following = try await store.write { [chunkSize] tx in
+                try tx.queuedDownloads(in: account, limit: chunkSize * 2)
+            }
             let currentSet = Set(ids)
             let next = Array(following.filter { !currentSet.contains($0) }.prefix(chunkSize))
             let upcoming = next.isEmpty ? nil : fetch(next)
@@ -103,9 +111,12 @@ struct InitialSyncOrchestrator: Sendable {
             let crashes = self.crashes
             do {
                 // The chunk that reaches the mark also recomputes every conversation left stale since the last one.
-                try await tracker.write(in: store, rollups: rollUpNow ? .inTransaction : .deferred) { tx, modifications in
+                try await tracker.write(in: store, rollups: rollUpNow ? .inTransaction : .deferred) {
+                    tx, modifications in
                     try MessagePersister.persist(inputs, in: account, tx: tx, reportingTo: &modifications)
-                    for failure in failed { try tx.recordFailure(gmailID: failure.id, error: failure.error, in: account) }
+                    for failure in failed {
+                        try tx.recordFailure(gmailID: failure.id, error: failure.error, in: account)
+                    }
                     try tx.dequeueDownloads(chunk, in: account)
                     crashes.reach(.chunkPersisted)
                 }

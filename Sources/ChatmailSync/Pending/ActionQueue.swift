@@ -59,7 +59,8 @@ public struct ActionQueue: Sendable {
             }
             var outcome = Outcome()
             guard !ids.isEmpty else { return outcome }
-            modifications.report(try tx.modifyLabels(adding: kind.addLabels, removing: kind.removeLabels, onMessages: ids, in: account))
+            modifications.report(
+                try tx.modifyLabels(adding: kind.addLabels, removing: kind.removeLabels, onMessages: ids, in: account))
             outcome.messagesChanged = ids.count
 
             let live = try tx.pendingActions(in: account, statuses: [.pending, .processing, .failed])
@@ -74,7 +75,8 @@ public struct ActionQueue: Sendable {
             }
             try tx.enqueueLabelRecheck(plan.cancelled, in: account)
             if !plan.newTargets.isEmpty {
-                outcome.action = try tx.insertPendingAction(kind: kind, target: target, gmailIDs: plan.newTargets, in: account)
+                outcome.action = try tx.insertPendingAction(
+                    kind: kind, target: target, gmailIDs: plan.newTargets, in: account)
             }
             outcome.cancelled = plan.cancelled.count
             outcome.alreadyQueued = plan.alreadyQueued.count
@@ -124,8 +126,9 @@ public struct ActionQueue: Sendable {
             for action in live.sorted(by: { $0.id < $1.id }) where action.id >= first {
                 let ids = requeued.contains(action.id) ? action.targetIDs : action.targetIDs.filter(affected.contains)
                 guard !ids.isEmpty else { continue }
-                modifications.report(try tx.modifyLabels(
-                    adding: action.addLabels, removing: action.removeLabels, onMessages: ids, in: account))
+                modifications.report(
+                    try tx.modifyLabels(
+                        adding: action.addLabels, removing: action.removeLabels, onMessages: ids, in: account))
             }
             return actions
         }
@@ -145,12 +148,16 @@ public struct ActionQueue: Sendable {
         }
     }
 
-    private static func select(_ selection: Selection, tx: StoreTransaction, account: AccountID) throws -> [PendingAction] {
+    private static func select(_ selection: Selection, tx: StoreTransaction, account: AccountID) throws
+        -> [PendingAction]
+    {
         switch selection {
         case .all:
             return try tx.pendingActions(in: account, statuses: [.failed, .abandoned])
         case .one(let id):
-            guard let action = try tx.pendingAction(id, in: account), action.status == .failed || action.status == .abandoned else {
+            guard let action = try tx.pendingAction(id, in: account),
+                action.status == .failed || action.status == .abandoned
+            else {
                 throw Failure.actionNotFound(id, expected: "failed or abandoned")
             }
             return [action]

@@ -47,7 +47,9 @@ public struct BackoffSchedule: Sendable, Equatable {
     }
 
     /// The time of the next attempt after a failure at `nowMs`.
-    public func nextAttemptMs(afterAttempt attempt: Int, nowMs: Int64, random: any RandomSource, retryAfterMs: Int64? = nil) -> Int64 {
+    public func nextAttemptMs(
+        afterAttempt attempt: Int, nowMs: Int64, random: any RandomSource, retryAfterMs: Int64? = nil
+    ) -> Int64 {
         nowMs + delayMs(afterAttempt: attempt, unit: random.unitInterval(), retryAfterMs: retryAfterMs)
     }
 }

@@ -36,7 +36,10 @@ public enum Coalescing {
         var plan = Plan()
         var removed: [Int: Set<String>] = [:]
         for id in gmailIDs {
-            guard let index = latest[id] else { plan.newTargets.append(id); continue }
+            guard let index = latest[id] else {
+                plan.newTargets.append(id)
+                continue
+            }
             let earlier = ordered[index]
             // Same kind: the earlier action sends (or resends) this message anyway, so nothing is lost.
             let stillToSend = earlier.status != .processing && !earlier.sentIDs.contains(id)

@@ -48,7 +48,8 @@ public struct PendingActionSender: PendingActionPusher {
 
     public init(
         store: ChatmailStore, gmail: GmailClient, schedule: BackoffSchedule = BackoffSchedule(),
-        clock: @escaping ChatmailStore.Clock = ChatmailStore.systemClock, random: any RandomSource = SystemRandomSource(),
+        clock: @escaping ChatmailStore.Clock = ChatmailStore.systemClock,
+        random: any RandomSource = SystemRandomSource(),
         keepCompletedMs: Int64 = 7 * 86_400_000, tracker: ModificationTracker = ModificationTracker(),
         crashes: CrashPoints = CrashPoints()
     ) {
@@ -130,13 +131,19 @@ public struct PendingActionSender: PendingActionPusher {
         return summary
     }
 
-    enum SendResult: Equatable { case completed, failed, abandoned, unreachable(GmailAPIError), skipped }
+    enum SendResult: Equatable {
+        case completed, failed, abandoned
+        case unreachable(GmailAPIError)
+        case skipped
+    }
 
     /// Claims, sends and records one action.
     func send(_ id: PendingActionID, account: AccountID) async throws -> SendResult {
         let claimed = try await store.write { tx -> (PendingAction, PendingActionStatus)? in
             // Re-read: the user may have dismissed it, or coalescing shrunk it, since the run started.
-            guard var action = try tx.pendingAction(id, in: account), action.status == .pending || action.status == .failed else {
+            guard var action = try tx.pendingAction(id, in: account),
+                action.status == .pending || action.status == .failed
+            else {
                 return nil
             }
             let previous = action.status
@@ -165,8 +172,10 @@ public struct PendingActionSender: PendingActionPusher {
                 action.status = .failed
                 action.lastError = Self.describe(error)
                 let now = clock()
-                action.nextAttemptAtMs = now + schedule.unreachableDelayMs(
-                    waitedMs: now - action.createdAtMs, unit: random.unitInterval())
+                action.nextAttemptAtMs =
+                    now
+                    + schedule.unreachableDelayMs(
+                        waitedMs: now - action.createdAtMs, unit: random.unitInterval())
                 try await finish(action, delivery, account: account)
                 return .unreachable(error)
             case .retryLater(let retryAfterMs) where action.attempts < schedule.maxAttempts:
@@ -263,7 +272,8 @@ public struct PendingActionSender: PendingActionPusher {
                         continue
                     }
                     if let current = local[id], current != Set(labels),
-                       let conversation = try tx.replaceLabels(labels, onMessage: id, in: account) {
+                        let conversation = try tx.replaceLabels(labels, onMessage: id, in: account)
+                    {
                         modifications.report(conversation)
                     }
                 }
@@ -301,7 +311,8 @@ public struct PendingActionSender: PendingActionPusher {
         // still deliver it, so these are retried on the action's own schedule.
         case .giveUp(.dailyLimitExceeded), .giveUp(.decoding):
             .retryLater(retryAfterMs: nil)
-        case .giveUp(.notFound), .giveUp(.historyExpired), .giveUp(.permissionDenied), .giveUp(.unexpectedStatus), .badRequest:
+        case .giveUp(.notFound), .giveUp(.historyExpired), .giveUp(.permissionDenied), .giveUp(.unexpectedStatus),
+            .badRequest:
             .abandon
         }
     }

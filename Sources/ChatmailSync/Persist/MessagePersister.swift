@@ -19,11 +19,13 @@ public struct MessagePersister: Sendable {
     public func prepare(_ message: GmailAPI.Message) -> MessageInput {
         let parsed = message.payload.map(GmailPayloadAdapter.parse) ?? ParsedMessage(raw: [])
         let processed = pipeline.process(parsed, gmailLabels: message.labelIds)
-        return MessageInputBuilder.make(processed, envelope: MessageEnvelope(
-            gmailID: message.id, threadID: message.threadId ?? message.id,
-            internalDateMs: message.internalDateMs ?? parsed.dateMs ?? 0, labelIDs: message.labelIds,
-            snippet: Self.decodeEntities(message.snippet ?? ""), sizeEstimate: Int64(message.sizeEstimate ?? 0),
-            historyID: message.historyID))
+        return MessageInputBuilder.make(
+            processed,
+            envelope: MessageEnvelope(
+                gmailID: message.id, threadID: message.threadId ?? message.id,
+                internalDateMs: message.internalDateMs ?? parsed.dateMs ?? 0, labelIDs: message.labelIds,
+                snippet: Self.decodeEntities(message.snippet ?? ""), sizeEstimate: Int64(message.sizeEstimate ?? 0),
+                historyID: message.historyID))
     }
 
     /// Prepares many messages on every core, keeping their order.
@@ -46,7 +48,8 @@ public struct MessagePersister: Sendable {
 
     /// Stores prepared messages, reporting every conversation they changed (a moved message changes two).
     public static func persist(
-        _ inputs: [MessageInput], in account: AccountID, tx: StoreTransaction, reportingTo modifications: inout Modifications
+        _ inputs: [MessageInput], in account: AccountID, tx: StoreTransaction,
+        reportingTo modifications: inout Modifications
     ) throws {
         for input in inputs { modifications.report(try tx.upsert(input, in: account).affectedConversations) }
         try tx.clearFailures(gmailIDs: inputs.map(\.gmailID), in: account)

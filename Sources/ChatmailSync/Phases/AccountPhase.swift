@@ -12,7 +12,8 @@ struct AccountPhase: Sendable {
     /// The profile; its history id is read BEFORE anything is listed (sync invariant 2).
     func profile(expecting account: Account) async throws -> Profile {
         let profile = try await gmail.getProfile()
-        guard EmailNormalizer.identityKey(for: profile.emailAddress) == EmailNormalizer.identityKey(for: account.email) else {
+        guard EmailNormalizer.identityKey(for: profile.emailAddress) == EmailNormalizer.identityKey(for: account.email)
+        else {
             throw SyncError.accountMismatch(stored: account.email, gmail: profile.emailAddress)
         }
         return profile
@@ -23,12 +24,17 @@ struct AccountPhase: Sendable {
         let aliases = try await gmail.listSendAs().filter(\.isOwnAddress)
         try await store.write { tx in
             for label in labels {
-                try tx.upsertLabel(gmailID: label.id, name: label.name, type: label.type == "user" ? .user : .system, in: account)
+                try tx.upsertLabel(
+                    gmailID: label.id, name: label.name, type: label.type == "user" ? .user : .system, in: account)
             }
             // An empty sendAs list (a restricted token) must not erase the aliases we know.
             if !aliases.isEmpty {
                 try tx.replaceAliases(
-                    aliases.map { AliasInput(address: EmailAddress(address: $0.sendAsEmail, name: $0.displayName), isPrimary: $0.isPrimary ?? false) },
+                    aliases.map {
+                        AliasInput(
+                            address: EmailAddress(address: $0.sendAsEmail, name: $0.displayName),
+                            isPrimary: $0.isPrimary ?? false)
+                    },
                     for: account)
             }
         }

@@ -43,7 +43,8 @@ struct HistoryPlan: Sendable, Equatable {
     func idsToFetch(stored: Set<String>) -> [String] {
         var ids: [String] = []
         var seen = Set<String>()
-        for id in added + labelDeltas.keys.sorted() where !deleted.contains(id) && !stored.contains(id) && seen.insert(id).inserted {
+        for id in added + labelDeltas.keys.sorted()
+        where !deleted.contains(id) && !stored.contains(id) && seen.insert(id).inserted {
             ids.append(id)
         }
         return ids

@@ -14,7 +14,8 @@ enum HistoryProcessor {
         reportingTo modifications: inout Modifications
     ) throws -> Int {
         for group in plan.groupedDeltas(excluding: skipped) {
-            modifications.report(try tx.modifyLabels(adding: group.add, removing: group.remove, onMessages: group.ids, in: account))
+            modifications.report(
+                try tx.modifyLabels(adding: group.add, removing: group.remove, onMessages: group.ids, in: account))
         }
         modifications.report(try tx.deleteMessages(gmailIDs: plan.deleted.sorted(), in: account))
         return plan.deleted.count

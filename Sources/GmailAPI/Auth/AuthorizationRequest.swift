@@ -12,7 +12,10 @@ public struct AuthorizationRequest: Sendable {
 
     /// - Parameters:
     ///   - loginHint: the expected account address, if known.
-    public init(configuration: OAuthConfiguration, redirectURI: String, loginHint: String? = nil, random: any RandomSource = SystemRandomSource()) {
+    public init(
+        configuration: OAuthConfiguration, redirectURI: String, loginHint: String? = nil,
+        random: any RandomSource = SystemRandomSource()
+    ) {
         self.pkce = PKCE.generate(random: random)
         self.state = String((0..<32).map { _ in PKCE.alphabet[random.below(62)] })
         self.redirectURI = redirectURI

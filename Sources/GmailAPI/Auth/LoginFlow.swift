@@ -19,13 +19,17 @@ public struct LoginFlow: Sendable {
     /// - Throws: ``LoginFlowError`` when the browser part does not finish; ``GmailAPIError`` for the code
     ///   exchange and its result: `.logInAgain(.credentialsRevoked)` (code rejected),
     ///   `.logInAgain(.scopeNotGranted)`, `.logInAgain(.oauthRejected)`.
-    public func run(loginHint: String? = nil, timeoutSeconds: Int = 300, presentURL: @Sendable (URL) -> Void) async throws -> TokenGrant {
+    public func run(loginHint: String? = nil, timeoutSeconds: Int = 300, presentURL: @Sendable (URL) -> Void)
+        async throws -> TokenGrant
+    {
         let receiver = try LoopbackReceiver()
         let request = AuthorizationRequest(
-            configuration: tokenClient.configuration, redirectURI: receiver.redirectURI, loginHint: loginHint, random: random)
+            configuration: tokenClient.configuration, redirectURI: receiver.redirectURI, loginHint: loginHint,
+            random: random)
         presentURL(request.url)
         let code = try await receiver.waitForCode(expectedState: request.state, timeoutSeconds: timeoutSeconds)
-        let grant = try await tokenClient.exchange(code: code, verifier: request.pkce.verifier, redirectURI: request.redirectURI)
+        let grant = try await tokenClient.exchange(
+            code: code, verifier: request.pkce.verifier, redirectURI: request.redirectURI)
         for scope in tokenClient.configuration.scopes where !grant.grants(scope) {
             throw GmailAPIError.logInAgain(.scopeNotGranted(missing: scope))
         }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -30,7 +31,9 @@ public final class LoopbackReceiver: Sendable {
         address.sin_port = 0
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(fd, 8) == 0 else {
             let code = errno
@@ -64,7 +67,9 @@ public final class LoopbackReceiver: Sendable {
         let result: Result<String, LoginFlowError> = await withCheckedContinuation { continuation in
             // The thread holds `self`, so the socket stays open until it is done.
             let thread = Thread {
-                continuation.resume(returning: Self.serve(fd: self.socketFD, expectedState: expectedState, timeoutSeconds: timeoutSeconds))
+                continuation.resume(
+                    returning: Self.serve(
+                        fd: self.socketFD, expectedState: expectedState, timeoutSeconds: timeoutSeconds))
             }
             thread.name = "chatmail-oauth-loopback"
             thread.start()
@@ -82,7 +87,9 @@ public final class LoopbackReceiver: Sendable {
             let ready = poll(&pollFD, 1, Int32(min(remaining * 1000, 1000)))
             if ready < 0 && errno != EINTR { return .failure(.loopback(description: "poll failed: errno \(errno)")) }
             if ready <= 0 { continue }
-            if pollFD.revents & Int16(POLLNVAL | POLLERR) != 0 { return .failure(.loopback(description: "the listening socket closed")) }
+            if pollFD.revents & Int16(POLLNVAL | POLLERR) != 0 {
+                return .failure(.loopback(description: "the listening socket closed"))
+            }
             let client = accept(fd, nil, nil)
             guard client >= 0 else { continue }
             defer { close(client) }
@@ -97,7 +104,9 @@ public final class LoopbackReceiver: Sendable {
                 respond(client, status: "200 OK", text: "chatmail is signed in. You can close this tab.")
                 return .success(code)
             case .failure(let error):
-                respond(client, status: "400 Bad Request", text: "chatmail sign-in failed: \(error.errorDescription ?? "error")")
+                respond(
+                    client, status: "400 Bad Request",
+                    text: "chatmail sign-in failed: \(error.errorDescription ?? "error")")
                 return .failure(error)
             }
         }
@@ -115,7 +124,10 @@ public final class LoopbackReceiver: Sendable {
             if received.contains(10) { break }
         }
         let head = String(decoding: received, as: UTF8.self)
-        guard let line = head.split(separator: "\r\n", maxSplits: 1).first ?? head.split(separator: "\n", maxSplits: 1).first else { return nil }
+        guard
+            let line = head.split(separator: "\r\n", maxSplits: 1).first
+                ?? head.split(separator: "\n", maxSplits: 1).first
+        else { return nil }
         let parts = line.split(separator: " ")
         guard parts.count >= 2, parts[0] == "GET" else { return nil }
         return String(parts[1])
@@ -123,9 +135,11 @@ public final class LoopbackReceiver: Sendable {
 
     private static func respond(_ client: Int32, status: String, text: String) {
         let escaped = text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-        let html = "<!doctype html><html><head><meta charset=\"utf-8\"><title>chatmail</title></head><body><p>\(escaped)</p></body></html>"
+        let html =
+            "<!doctype html><html><head><meta charset=\"utf-8\"><title>chatmail</title></head><body><p>\(escaped)</p></body></html>"
         let body = Array(html.utf8)
-        let head = "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        let head =
+            "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
         let bytes = Array(head.utf8) + body
         var sent = 0
         while sent < bytes.count {

@@ -34,7 +34,9 @@ public struct OAuthTokenClient: Sendable {
     private let transport: any HTTPTransport
     private let timeoutSeconds: Int
 
-    public init(configuration: OAuthConfiguration, transport: any HTTPTransport, timeoutSeconds: Int = RequestTimeouts().small) {
+    public init(
+        configuration: OAuthConfiguration, transport: any HTTPTransport, timeoutSeconds: Int = RequestTimeouts().small
+    ) {
         self.configuration = configuration
         self.transport = transport
         self.timeoutSeconds = timeoutSeconds
@@ -43,8 +45,12 @@ public struct OAuthTokenClient: Sendable {
     /// Exchanges an authorization code (with its PKCE verifier) for tokens.
     /// - Throws: `.logInAgain(.credentialsRevoked)` for `invalid_grant` (code reused/expired, verifier mismatch),
     ///   `.logInAgain(.oauthRejected)` for configuration errors, `.retryLater(.server)`/`.retryLater(.transport)` when Google is unreachable.
-    public func exchange(code: String, verifier: String, redirectURI: String) async throws(GmailAPIError) -> TokenGrant {
-        var form = [("grant_type", "authorization_code"), ("code", code), ("code_verifier", verifier), ("redirect_uri", redirectURI)]
+    public func exchange(code: String, verifier: String, redirectURI: String) async throws(GmailAPIError) -> TokenGrant
+    {
+        var form = [
+            ("grant_type", "authorization_code"), ("code", code), ("code_verifier", verifier),
+            ("redirect_uri", redirectURI),
+        ]
         form.append(("client_id", configuration.clientID))
         if let secret = configuration.clientSecret { form.append(("client_secret", secret)) }
         return try await post(form)
@@ -53,16 +59,25 @@ public struct OAuthTokenClient: Sendable {
     /// Trades a refresh token for a new access token.
     /// - Throws: `.logInAgain(.credentialsRevoked)` when Google answers `invalid_grant` (revoked, expired, password changed).
     public func refresh(refreshToken: String) async throws(GmailAPIError) -> TokenGrant {
-        var form = [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", configuration.clientID)]
+        var form = [
+            ("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", configuration.clientID),
+        ]
         if let secret = configuration.clientSecret { form.append(("client_secret", secret)) }
         return try await post(form)
     }
 
     private struct Body: Decodable {
-        var access_token: String
-        var expires_in: Int?
-        var refresh_token: String?
+        var accessToken: String
+        var expiresIn: Int?
+        var refreshToken: String?
         var scope: String?
+
+        enum CodingKeys: String, CodingKey {
+            case accessToken = "access_token"
+            case expiresIn = "expires_in"
+            case refreshToken = "refresh_token"
+            case scope
+        }
     }
 
     private func post(_ form: [(String, String)]) async throws(GmailAPIError) -> TokenGrant {
@@ -87,7 +102,9 @@ public struct OAuthTokenClient: Sendable {
         }
         do {
             let body = try JSONDecoder().decode(Body.self, from: response.body)
-            return TokenGrant(accessToken: body.access_token, expiresIn: body.expires_in ?? 3600, refreshToken: body.refresh_token, scope: body.scope)
+            return TokenGrant(
+                accessToken: body.accessToken, expiresIn: body.expiresIn ?? 3600, refreshToken: body.refreshToken,
+                scope: body.scope)
         } catch {
             throw .giveUp(.decoding(description: "the token endpoint's answer has no access_token"))
         }

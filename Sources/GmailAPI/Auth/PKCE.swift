@@ -14,7 +14,8 @@ public struct PKCE: Sendable, Equatable {
 
     /// Derives the challenge of a given verifier.
     public init(verifier: String) {
-        precondition((43...128).contains(verifier.count), "a PKCE verifier has 43–128 characters, got \(verifier.count)")
+        precondition(
+            (43...128).contains(verifier.count), "a PKCE verifier has 43–128 characters, got \(verifier.count)")
         self.verifier = verifier
         self.challenge = Base64URL.encode(SHA256.digest(of: Array(verifier.utf8)), padded: false)
     }

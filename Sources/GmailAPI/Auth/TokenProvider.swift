@@ -30,7 +30,10 @@ public actor TokenProvider: AccessTokenSource {
     /// How many refreshes reached the token endpoint (tests check single-flight with it).
     public private(set) var refreshCount = 0
 
-    public init(refreshToken: String, client: OAuthTokenClient, sleeper: any Sleeper = ContinuousSleeper(), refreshMargin: Duration = .seconds(60)) {
+    public init(
+        refreshToken: String, client: OAuthTokenClient, sleeper: any Sleeper = ContinuousSleeper(),
+        refreshMargin: Duration = .seconds(60)
+    ) {
         self.refreshToken = refreshToken
         self.client = client
         self.sleeper = sleeper

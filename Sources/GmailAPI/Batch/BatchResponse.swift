@@ -27,7 +27,9 @@ public enum BatchResponseParser {
         // JSON bodies never contain raw line breaks, so normalising CRLF to LF loses nothing.
         let text = "\n" + String(decoding: body, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
         var segments = text.components(separatedBy: "\n--" + boundary)
-        guard segments.count >= 2 else { throw GmailAPIError.giveUp(.decoding(description: "batch response without parts")) }
+        guard segments.count >= 2 else {
+            throw GmailAPIError.giveUp(.decoding(description: "batch response without parts"))
+        }
         segments.removeFirst()  // preamble
         var parts: [BatchResponsePart] = []
         for segment in segments {
@@ -40,9 +42,13 @@ public enum BatchResponseParser {
     static func boundaryParameter(_ contentType: String) -> String? {
         for parameter in contentType.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "boundary" else { continue }
+            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "boundary" else {
+                continue
+            }
             var value = pair[1].trimmingCharacters(in: .whitespaces)
-            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
+                value = String(value.dropFirst().dropLast())
+            }
             return value.isEmpty ? nil : value
         }
         return nil
@@ -61,7 +67,8 @@ public enum BatchResponseParser {
             throw GmailAPIError.giveUp(.decoding(description: "batch part without an HTTP status line"))
         }
         let bodyText = body.trimmingCharacters(in: .whitespacesAndNewlines)
-        return BatchResponsePart(contentID: contentID, status: status, headers: statusAndHeaders.headers, body: Data(bodyText.utf8))
+        return BatchResponsePart(
+            contentID: contentID, status: status, headers: statusAndHeaders.headers, body: Data(bodyText.utf8))
     }
 
     private struct Head {

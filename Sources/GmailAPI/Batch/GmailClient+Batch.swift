@@ -18,9 +18,12 @@ extension GmailClient {
     /// before a retry — does not hold up the others; the quota pacer still meters every batch, and the
     /// limit is shared by every copy of this client, so concurrent calls together stay within it.
     /// - Throws: only when a whole batch request fails (its outer status, after retries) or on cancellation.
-    public func getMessages(ids: [String], format: MessageFormat = .full, fields: String? = nil) async throws -> [String: Result<Message, GmailAPIError>] {
+    public func getMessages(ids: [String], format: MessageFormat = .full, fields: String? = nil) async throws
+        -> [String: Result<Message, GmailAPIError>]
+    {
         var seen: Set<String> = []
-        var state = BatchFetchState(pending: ids.filter { seen.insert($0).inserted }, batchSize: configuration.batchSize)
+        var state = BatchFetchState(
+            pending: ids.filter { seen.insert($0).inserted }, batchSize: configuration.batchSize)
         let parallel = configuration.batchesInFlight
         return try await withThrowingTaskGroup(of: BatchEvent.self) { group in
             var inFlight = 0
@@ -38,7 +41,8 @@ extension GmailClient {
                     state.pending += ids
                 case .answered(let chunk, let parts, let token):
                     inFlight -= 1
-                    let verdict = state.absorb(chunk: chunk, parts: parts, token: token, maxAttempts: configuration.retryPolicy.maxAttempts)
+                    let verdict = state.absorb(
+                        chunk: chunk, parts: parts, token: token, maxAttempts: configuration.retryPolicy.maxAttempts)
                     if let rejected = verdict.invalidate { await tokens.invalidate(rejected) }
                     if verdict.rateLimited {
                         await pacer.recordRateLimited()
@@ -48,8 +52,11 @@ extension GmailClient {
                     }
                     if !verdict.later.isEmpty {
                         // The backoff waits in its own task: other batches keep going meanwhile.
-                        let delay = configuration.retryPolicy.delay(beforeRetry: verdict.round, retryAfter: verdict.retryAfter, random: random)
-                        logger.debug("retrying failed batch parts", metadata: ["count": "\(verdict.later.count)", "round": "\(verdict.round)"])
+                        let delay = configuration.retryPolicy.delay(
+                            beforeRetry: verdict.round, retryAfter: verdict.retryAfter, random: random)
+                        logger.debug(
+                            "retrying failed batch parts",
+                            metadata: ["count": "\(verdict.later.count)", "round": "\(verdict.round)"])
                         let sleeper = self.sleeper
                         let later = verdict.later
                         group.addTask {
@@ -65,16 +72,22 @@ extension GmailClient {
 
     /// Sends one batch of `messages.get` calls and parses the parts; the outer request gets the normal
     /// retry pipeline (a whole-batch error is handled like any request).
-    func sendBatch(ids: [String], format: MessageFormat, fields: String?) async throws -> ([BatchResponsePart], String) {
+    func sendBatch(ids: [String], format: MessageFormat, fields: String?) async throws -> ([BatchResponsePart], String)
+    {
         let query = FormEncoding.encode(messageQuery(format: format, fields: fields))
         let request = BatchRequest(
             boundary: BatchRequest.makeBoundary(random: random),
-            parts: ids.enumerated().map { BatchRequest.Part(contentID: "item-\($0.offset)", pathAndQuery: messagePath($0.element) + "?" + query) })
+            parts: ids.enumerated().map {
+                BatchRequest.Part(contentID: "item-\($0.offset)", pathAndQuery: messagePath($0.element) + "?" + query)
+            })
         let call = Call(
-            endpoint: .batch(of: .getMessage, count: ids.count), method: "POST", path: configuration.batchPath, body: request.encode(),
+            endpoint: .batch(of: .getMessage, count: ids.count), method: "POST", path: configuration.batchPath,
+            body: request.encode(),
             contentType: request.contentType)
         let (response, token) = try await batchLimiter.run { try await self.executeReturningToken(call) }
-        return (try BatchResponseParser.parse(body: response.body, contentType: response.headers["Content-Type"]), token)
+        return (
+            try BatchResponseParser.parse(body: response.body, contentType: response.headers["Content-Type"]), token
+        )
     }
 }
 
@@ -126,20 +139,25 @@ struct BatchFetchState {
         for (position, id) in chunk.enumerated() {
             // Match by Content-ID, falling back to position: parts come back in request order.
             let byID = parts.first { $0.contentID == "item-\(position)" }
-            let positionIsUsable = parts.count == chunk.count && !(parts[position].contentID?.hasPrefix("item-") ?? false)
+            let positionIsUsable =
+                parts.count == chunk.count && !(parts[position].contentID?.hasPrefix("item-") ?? false)
             let part = byID ?? (positionIsUsable ? parts[position] : nil)
             let outcome: ResponseClassifier.Outcome
             if let part {
-                outcome = ResponseClassifier.classify(status: part.status, headers: part.headers, body: part.body, endpoint: .getMessage)
+                outcome = ResponseClassifier.classify(
+                    status: part.status, headers: part.headers, body: part.body, endpoint: .getMessage)
             } else {
-                outcome = .transient(.giveUp(.decoding(description: "the batch response had no part for a requested message")), retryAfter: nil)
+                outcome = .transient(
+                    .giveUp(.decoding(description: "the batch response had no part for a requested message")),
+                    retryAfter: nil)
             }
             switch outcome {
             case .success:
                 do {
                     results[id] = .success(try JSONDecoder().decode(Message.self, from: part?.body ?? Data()))
                 } catch let error as DecodingError {
-                    results[id] = .failure(.giveUp(.decoding(description: GmailClient.describe(error, type: Message.self))))
+                    results[id] = .failure(
+                        .giveUp(.decoding(description: GmailClient.describe(error, type: Message.self))))
                 } catch {
                     results[id] = .failure(.giveUp(.decoding(description: "Message: \(error.localizedDescription)")))
                 }
@@ -156,11 +174,19 @@ struct BatchFetchState {
                     pending.append(id)
                 }
             case .transient(let error, let hint):
-                if case .retryLater(.rateLimited) = error, !ResponseClassifier.isConcurrencyLimit(body: part?.body ?? Data()) { rateLimitedParts += 1 }
+                if case .retryLater(.rateLimited) = error,
+                    !ResponseClassifier.isConcurrencyLimit(body: part?.body ?? Data())
+                {
+                    rateLimitedParts += 1
+                }
                 let tried = attempts[id, default: 1] + 1
                 attempts[id] = tried
                 if tried > maxAttempts {
-                    if case .retryLater(.rateLimited) = error { results[id] = .failure(.retryLater(.rateLimited(retryAfter: hint))) } else { results[id] = .failure(error) }
+                    if case .retryLater(.rateLimited) = error {
+                        results[id] = .failure(.retryLater(.rateLimited(retryAfter: hint)))
+                    } else {
+                        results[id] = .failure(error)
+                    }
                 } else {
                     verdict.later.append(id)
                     verdict.round = max(verdict.round, tried - 1)

@@ -3,7 +3,8 @@ extension GmailClient {
     /// One page of `history.list` (cost 2).
     /// - Throws: `.giveUp(.historyExpired)` when `startHistoryID` is too old (404) or invalid (400): run a full sync.
     public func listHistoryPage(
-        startHistoryID: UInt64, historyTypes: [HistoryType] = HistoryType.allCases, labelID: String? = nil, maxResults: Int = 500,
+        startHistoryID: UInt64, historyTypes: [HistoryType] = HistoryType.allCases, labelID: String? = nil,
+        maxResults: Int = 500,
         pageToken: String? = nil, fields: String? = nil
     ) async throws -> ListHistoryResponse {
         var items: [(String, String)] = [("startHistoryId", String(startHistoryID))]
@@ -23,14 +24,16 @@ extension GmailClient {
     /// token is an error rather than a loop.
     /// - Throws: `.giveUp(.historyExpired)` → full sync; transport and server errors after retries.
     public func listHistory(
-        startHistoryID: UInt64, historyTypes: [HistoryType] = HistoryType.allCases, labelID: String? = nil, maxResults: Int = 500
+        startHistoryID: UInt64, historyTypes: [HistoryType] = HistoryType.allCases, labelID: String? = nil,
+        maxResults: Int = 500
     ) async throws -> HistoryListing {
         var listing = HistoryListing(records: [], firstPageHistoryID: nil, finalHistoryID: nil, pageCount: 0)
         var pageToken: String?
         var seenTokens: Set<String> = []
         repeat {
             let page = try await listHistoryPage(
-                startHistoryID: startHistoryID, historyTypes: historyTypes, labelID: labelID, maxResults: maxResults, pageToken: pageToken)
+                startHistoryID: startHistoryID, historyTypes: historyTypes, labelID: labelID, maxResults: maxResults,
+                pageToken: pageToken)
             listing.pageCount += 1
             listing.records += page.history
             if listing.pageCount == 1 { listing.firstPageHistoryID = page.historyID }

@@ -7,12 +7,17 @@ extension GmailClient {
 
     /// `users.labels.list` (cost 1): every label, system and user (no paging).
     public func listLabels() async throws -> [Label] {
-        try decode(ListLabelsResponse.self, from: try await execute(Call(endpoint: .listLabels, path: userPath("/labels")))).labels
+        try decode(
+            ListLabelsResponse.self, from: try await execute(Call(endpoint: .listLabels, path: userPath("/labels")))
+        ).labels
     }
 
     /// `users.settings.sendAs.list`: the primary address and aliases, needed before computing any
     /// participant hash: a missed alias splits a chat in two.
     public func listSendAs() async throws -> [SendAs] {
-        try decode(ListSendAsResponse.self, from: try await execute(Call(endpoint: .listSendAs, path: userPath("/settings/sendAs")))).sendAs
+        try decode(
+            ListSendAsResponse.self,
+            from: try await execute(Call(endpoint: .listSendAs, path: userPath("/settings/sendAs")))
+        ).sendAs
     }
 }

@@ -15,7 +15,8 @@ extension GmailClient {
     ///   - maxResults: 1–500; chatmail uses the maximum to spend fewer calls.
     ///   - fields: a partial-response mask, e.g. `nextPageToken,messages(id,threadId)`.
     public func listMessages(
-        query: String? = nil, labelIDs: [String] = [], includeSpamTrash: Bool = false, maxResults: Int = 500, pageToken: String? = nil,
+        query: String? = nil, labelIDs: [String] = [], includeSpamTrash: Bool = false, maxResults: Int = 500,
+        pageToken: String? = nil,
         fields: String? = nil
     ) async throws -> ListMessagesResponse {
         var items: [(String, String)] = []
@@ -41,7 +42,8 @@ extension GmailClient {
         var seenTokens: Set<String> = []
         repeat {
             let page = try await listMessages(
-                query: query, labelIDs: labelIDs, includeSpamTrash: includeSpamTrash, maxResults: 500, pageToken: pageToken, fields: fields)
+                query: query, labelIDs: labelIDs, includeSpamTrash: includeSpamTrash, maxResults: 500,
+                pageToken: pageToken, fields: fields)
             refs += page.messages
             pageToken = page.nextPageToken
             if let token = pageToken, !seenTokens.insert(token).inserted {
@@ -54,7 +56,8 @@ extension GmailClient {
     /// `messages.get` (cost 5).
     /// - Throws: `.giveUp(.notFound(resource: "message"))` when the message is gone: routine during sync, skip it.
     public func getMessage(id: String, format: MessageFormat = .full, fields: String? = nil) async throws -> Message {
-        let response = try await execute(Call(endpoint: .getMessage, path: messagePath(id), query: messageQuery(format: format, fields: fields)))
+        let response = try await execute(
+            Call(endpoint: .getMessage, path: messagePath(id), query: messageQuery(format: format, fields: fields)))
         return try decode(Message.self, from: response)
     }
 
@@ -68,7 +71,9 @@ extension GmailClient {
     /// `messages.modify` (cost 5): adds and removes labels; returns the message in minimal shape.
     public func modify(id: String, add: [String] = [], remove: [String] = []) async throws -> Message {
         let body = try labelChangeBody(ids: nil, add: add, remove: remove)
-        let call = Call(endpoint: .modify, method: "POST", path: messagePath(id) + "/modify", body: body, contentType: "application/json")
+        let call = Call(
+            endpoint: .modify, method: "POST", path: messagePath(id) + "/modify", body: body,
+            contentType: "application/json")
         return try decode(Message.self, from: try await execute(call))
     }
 
@@ -78,10 +83,14 @@ extension GmailClient {
     /// and stop at the first failure, because the cause (revoked login, bad label) would fail the rest as well.
     /// - Throws: `.giveUp(.batchPartsFailed(failedIDs:first:))` listing the ids of the failed and unsent chunks.
     public func batchModify(ids: [String], add: [String] = [], remove: [String] = []) async throws {
-        let chunks = stride(from: 0, to: ids.count, by: Self.batchModifyLimit).map { Array(ids[$0..<min($0 + Self.batchModifyLimit, ids.count)]) }
+        let chunks = stride(from: 0, to: ids.count, by: Self.batchModifyLimit).map {
+            Array(ids[$0..<min($0 + Self.batchModifyLimit, ids.count)])
+        }
         for (index, chunk) in chunks.enumerated() {
             let body = try labelChangeBody(ids: chunk, add: add, remove: remove)
-            let call = Call(endpoint: .batchModify, method: "POST", path: userPath("/messages/batchModify"), body: body, contentType: "application/json")
+            let call = Call(
+                endpoint: .batchModify, method: "POST", path: userPath("/messages/batchModify"), body: body,
+                contentType: "application/json")
             do {
                 _ = try await execute(call)
             } catch let error as GmailAPIError {
@@ -92,12 +101,16 @@ extension GmailClient {
 
     /// `messages.trash` (cost 5): adds TRASH; history later shows it as `labelsAdded`, not a deletion.
     public func trash(id: String) async throws -> Message {
-        try decode(Message.self, from: try await execute(Call(endpoint: .trash, method: "POST", path: messagePath(id) + "/trash")))
+        try decode(
+            Message.self,
+            from: try await execute(Call(endpoint: .trash, method: "POST", path: messagePath(id) + "/trash")))
     }
 
     /// `messages.untrash` (cost 5). Whether INBOX comes back is undocumented: re-read labels afterwards.
     public func untrash(id: String) async throws -> Message {
-        try decode(Message.self, from: try await execute(Call(endpoint: .untrash, method: "POST", path: messagePath(id) + "/untrash")))
+        try decode(
+            Message.self,
+            from: try await execute(Call(endpoint: .untrash, method: "POST", path: messagePath(id) + "/untrash")))
     }
 
     func messagePath(_ id: String) -> String {
@@ -110,7 +123,8 @@ extension GmailClient {
 
     private func labelChangeBody(ids: [String]?, add: [String], remove: [String]) throws -> Data {
         guard add.count <= Self.labelListLimit, remove.count <= Self.labelListLimit else {
-            throw GmailAPIError.badRequest(reason: "at most \(Self.labelListLimit) label ids may be added or removed at once")
+            throw GmailAPIError.badRequest(
+                reason: "at most \(Self.labelListLimit) label ids may be added or removed at once")
         }
         var object: [String: [String]] = [:]
         if let ids { object["ids"] = ids }

@@ -31,7 +31,8 @@ public struct GmailClient: Sendable {
 
         public init(
             baseURL: URL = URL(string: GmailAPIModule.defaultBaseURL)!, userID: String = "me", batchSize: Int = 50,
-            maxAttempts: Int = 8, concurrencyLimit: Int = 8, batchesInFlight: Int = 3, timeouts: RequestTimeouts = RequestTimeouts(),
+            maxAttempts: Int = 8, concurrencyLimit: Int = 8, batchesInFlight: Int = 3,
+            timeouts: RequestTimeouts = RequestTimeouts(),
             batchPath: String = "/batch/gmail/v1"
         ) {
             precondition(batchesInFlight >= 1, "batchesInFlight must be at least 1")
@@ -61,7 +62,8 @@ public struct GmailClient: Sendable {
     let logger: Logger
 
     public init(
-        configuration: Configuration = Configuration(), transport: any HTTPTransport, tokens: any AccessTokenSource, pacer: QuotaPacer,
+        configuration: Configuration = Configuration(), transport: any HTTPTransport, tokens: any AccessTokenSource,
+        pacer: QuotaPacer,
         sleeper: any Sleeper = ContinuousSleeper(), random: any RandomSource = SystemRandomSource(),
         logger: Logger = Logger(label: "chatmail.gmail", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
@@ -144,10 +146,12 @@ public struct GmailClient: Sendable {
                 let transport = self.transport
                 let response = try await limiter.run { try await transport.send(request) }
                 received = response
-                outcome = ResponseClassifier.classify(status: response.status, headers: response.headers, body: response.body, endpoint: call.endpoint)
+                outcome = ResponseClassifier.classify(
+                    status: response.status, headers: response.headers, body: response.body, endpoint: call.endpoint)
             } catch {
                 if Task.isCancelled || error is CancellationError { throw CancellationError() }
-                outcome = .transient(.retryLater(.transport(description: OAuthTokenClient.describe(error))), retryAfter: nil)
+                outcome = .transient(
+                    .retryLater(.transport(description: OAuthTokenClient.describe(error))), retryAfter: nil)
             }
             switch outcome {
             case .success:
@@ -161,15 +165,22 @@ public struct GmailClient: Sendable {
             case .permanent(let error):
                 throw error
             case .transient(let error, let retryAfter):
-                if case .retryLater(.rateLimited) = error, !ResponseClassifier.isConcurrencyLimit(body: received?.body ?? Data()) {
+                if case .retryLater(.rateLimited) = error,
+                    !ResponseClassifier.isConcurrencyLimit(body: received?.body ?? Data())
+                {
                     await pacer.recordRateLimited()
                 }
                 guard attempt < configuration.retryPolicy.maxAttempts else {
-                    if case .retryLater(.rateLimited) = error { throw GmailAPIError.retryLater(.rateLimited(retryAfter: retryAfter)) }
+                    if case .retryLater(.rateLimited) = error {
+                        throw GmailAPIError.retryLater(.rateLimited(retryAfter: retryAfter))
+                    }
                     throw error
                 }
-                let delay = configuration.retryPolicy.delay(beforeRetry: attempt, retryAfter: retryAfter, random: random)
-                logger.debug("transient failure; backing off", metadata: ["endpoint": "\(call.endpoint)", "attempt": "\(attempt)", "error": "\(error)"])
+                let delay = configuration.retryPolicy.delay(
+                    beforeRetry: attempt, retryAfter: retryAfter, random: random)
+                logger.debug(
+                    "transient failure; backing off",
+                    metadata: ["endpoint": "\(call.endpoint)", "attempt": "\(attempt)", "error": "\(error)"])
                 attempt += 1
                 try await sleeper.sleep(for: delay)
             }
@@ -193,7 +204,8 @@ public struct GmailClient: Sendable {
             keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
         }
         switch error {
-        case .keyNotFound(let key, let context): return "\(T.self)\(path(context.codingPath)): missing \(key.stringValue)"
+        case .keyNotFound(let key, let context):
+            return "\(T.self)\(path(context.codingPath)): missing \(key.stringValue)"
         case .typeMismatch(_, let context): return "\(T.self)\(path(context.codingPath)): \(context.debugDescription)"
         case .valueNotFound(_, let context): return "\(T.self)\(path(context.codingPath)): null value"
         case .dataCorrupted(let context): return "\(T.self)\(path(context.codingPath)): \(context.debugDescription)"

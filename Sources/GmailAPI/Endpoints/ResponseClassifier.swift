@@ -47,7 +47,9 @@ public enum ResponseClassifier {
             return .refreshToken
         case 403:
             if let reason, rateLimitReasons.contains(reason) {
-                return .transient(.retryLater(.rateLimited(retryAfter: nil)), retryAfter: retryAfter(headers: headers, message: message, now: now))
+                return .transient(
+                    .retryLater(.rateLimited(retryAfter: nil)),
+                    retryAfter: retryAfter(headers: headers, message: message, now: now))
             }
             if reason == "dailyLimitExceeded" { return .permanent(.giveUp(.dailyLimitExceeded)) }
             return .permanent(.giveUp(.permissionDenied(reason: reason ?? error?.status ?? "HTTP 403")))
@@ -55,9 +57,13 @@ public enum ResponseClassifier {
             if case .listHistory = endpoint { return .permanent(.giveUp(.historyExpired)) }
             return .permanent(.giveUp(.notFound(resource: endpoint.resourceName)))
         case 429:
-            return .transient(.retryLater(.rateLimited(retryAfter: nil)), retryAfter: retryAfter(headers: headers, message: message, now: now))
+            return .transient(
+                .retryLater(.rateLimited(retryAfter: nil)),
+                retryAfter: retryAfter(headers: headers, message: message, now: now))
         case 500...599:
-            return .transient(.retryLater(.server(status: status)), retryAfter: retryAfter(headers: headers, message: message, now: now))
+            return .transient(
+                .retryLater(.server(status: status)),
+                retryAfter: retryAfter(headers: headers, message: message, now: now))
         default:
             return .permanent(.giveUp(.unexpectedStatus(status)))
         }

@@ -12,7 +12,10 @@ public struct RetryPolicy: Sendable, Equatable {
     public var cap: Duration
     public var retryAfterCap: Duration
 
-    public init(maxAttempts: Int = 8, base: Duration = .seconds(1), cap: Duration = .seconds(64), retryAfterCap: Duration = .seconds(64)) {
+    public init(
+        maxAttempts: Int = 8, base: Duration = .seconds(1), cap: Duration = .seconds(64),
+        retryAfterCap: Duration = .seconds(64)
+    ) {
         precondition(maxAttempts >= 1, "maxAttempts must be at least 1, got \(maxAttempts)")
         self.maxAttempts = maxAttempts
         self.base = base

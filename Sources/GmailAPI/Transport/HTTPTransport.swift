@@ -23,7 +23,9 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
     /// makes the unit impossible to get wrong.
     public var timeoutSeconds: Int
 
-    public init(method: String, url: URL, headers: HTTPHeaders = HTTPHeaders(), body: Data? = nil, timeoutSeconds: Int = 60) {
+    public init(
+        method: String, url: URL, headers: HTTPHeaders = HTTPHeaders(), body: Data? = nil, timeoutSeconds: Int = 60
+    ) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -89,10 +91,13 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
     /// headers can be logged without leaking tokens.
     public var description: String {
         let secret: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
-        return "[" + fields.map { "\($0.name): \(secret.contains($0.name.lowercased()) ? "<redacted>" : $0.value)" }.joined(separator: ", ") + "]"
+        return "["
+            + fields.map { "\($0.name): \(secret.contains($0.name.lowercased()) ? "<redacted>" : $0.value)" }.joined(
+                separator: ", ") + "]"
     }
 
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
-        lhs.fields.map { "\($0.name.lowercased()):\($0.value)" } == rhs.fields.map { "\($0.name.lowercased()):\($0.value)" }
+        lhs.fields.map { "\($0.name.lowercased()):\($0.value)" }
+            == rhs.fields.map { "\($0.name.lowercased()):\($0.value)" }
     }
 }

@@ -43,7 +43,9 @@ public struct RequestTimeouts: Sendable, Equatable {
     /// The timeout for one call of `endpoint`.
     public func seconds(for endpoint: GmailEndpoint) -> Int {
         switch endpoint {
-        case .getProfile, .listLabels, .listSendAs, .listMessages, .listHistory, .modify, .batchModify, .trash, .untrash: small
+        case .getProfile, .listLabels, .listSendAs, .listMessages, .listHistory, .modify, .batchModify, .trash,
+            .untrash:
+            small
         case .getMessage: message
         case .getAttachment: attachment
         case .batch: batch

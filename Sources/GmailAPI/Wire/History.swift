@@ -11,7 +11,8 @@ public struct HistoryRecord: Codable, Sendable, Equatable {
     public var labelsRemoved: [HistoryLabelChange]
 
     public init(
-        id: UInt64, messages: [Message] = [], messagesAdded: [HistoryMessageChange] = [], messagesDeleted: [HistoryMessageChange] = [],
+        id: UInt64, messages: [Message] = [], messagesAdded: [HistoryMessageChange] = [],
+        messagesDeleted: [HistoryMessageChange] = [],
         labelsAdded: [HistoryLabelChange] = [], labelsRemoved: [HistoryLabelChange] = []
     ) {
         self.id = id
@@ -87,7 +88,10 @@ public struct ListHistoryResponse: Codable, Sendable, Equatable {
         self.historyID = historyID
     }
 
-    enum CodingKeys: String, CodingKey { case history, nextPageToken, historyID = "historyId" }
+    enum CodingKeys: String, CodingKey {
+        case history, nextPageToken
+        case historyID = "historyId"
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)

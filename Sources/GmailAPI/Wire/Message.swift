@@ -45,7 +45,10 @@ public struct Message: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, threadId, labelIds, snippet, historyID = "historyId", internalDateMs = "internalDate", sizeEstimate, payload, raw
+        case id, threadId, labelIds, snippet
+        case historyID = "historyId"
+        case internalDateMs = "internalDate"
+        case sizeEstimate, payload, raw
     }
 
     public init(from decoder: any Decoder) throws {

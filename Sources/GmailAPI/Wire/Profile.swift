@@ -15,7 +15,8 @@ public struct Profile: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case emailAddress, messagesTotal, threadsTotal, historyID = "historyId"
+        case emailAddress, messagesTotal, threadsTotal
+        case historyID = "historyId"
     }
 
     public init(from decoder: any Decoder) throws {

@@ -8,7 +8,8 @@ extension KeyedDecodingContainer {
     /// Decodes a `UInt64` sent as a decimal string (or, defensively, a number).
     func decodeWideUInt64(forKey key: Key) throws -> UInt64 {
         guard let value = try decodeWideUInt64IfPresent(forKey: key) else {
-            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "missing \(key.stringValue)"))
+            throw DecodingError.keyNotFound(
+                key, .init(codingPath: codingPath, debugDescription: "missing \(key.stringValue)"))
         }
         return value
     }
@@ -19,7 +20,8 @@ extension KeyedDecodingContainer {
         if let text = try? decode(String.self, forKey: key) {
             guard let value = UInt64(text) else {
                 // The value itself stays out of the message: it is not secret, but messages stay short.
-                throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "\(key.stringValue) is not a decimal uint64 string")
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: self, debugDescription: "\(key.stringValue) is not a decimal uint64 string")
             }
             return value
         }
@@ -31,7 +33,8 @@ extension KeyedDecodingContainer {
         guard contains(key), try !decodeNil(forKey: key) else { return nil }
         if let text = try? decode(String.self, forKey: key) {
             guard let value = Int64(text) else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "\(key.stringValue) is not a decimal int64 string")
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: self, debugDescription: "\(key.stringValue) is not a decimal int64 string")
             }
             return value
         }

@@ -20,16 +20,21 @@ struct ControlRoutes: Sendable {
             case ("POST", "modify"):
                 let id = try ControlRoutes.id(body)
                 let strings = { (key: String) in body[key]?.arrayValue?.compactMap(\.stringValue) ?? [] }
-                let message = try await mailbox.modify(id, add: strings("addLabelIds"), remove: strings("removeLabelIds"))
+                let message = try await mailbox.modify(
+                    id, add: strings("addLabelIds"), remove: strings("removeLabelIds"))
                 return ControlRoutes.summary(message)
             case ("POST", "trash"): return ControlRoutes.summary(try await mailbox.trash(try ControlRoutes.id(body)))
-            case ("POST", "untrash"): return ControlRoutes.summary(try await mailbox.untrash(try ControlRoutes.id(body)))
+            case ("POST", "untrash"):
+                return ControlRoutes.summary(try await mailbox.untrash(try ControlRoutes.id(body)))
             case ("POST", "delete"):
                 try await mailbox.delete(try ControlRoutes.id(body))
                 return .json(.object([("historyId", .string(String(await mailbox.currentHistoryId)))]))
             case ("POST", "expire-history"):
-                if let retention = body["retention"]?.intValue { await mailbox.setRetention(Int(retention)) }
-                else { await mailbox.expireHistory(before: body["beforeHistoryId"]?.intValue.map { UInt64($0) }) }
+                if let retention = body["retention"]?.intValue {
+                    await mailbox.setRetention(Int(retention))
+                } else {
+                    await mailbox.expireHistory(before: body["beforeHistoryId"]?.intValue.map { UInt64($0) })
+                }
                 return .json(.object([("historyId", .string(String(await mailbox.currentHistoryId)))]))
             case ("PUT", "faults"), ("POST", "faults"):
                 let rules = try ControlRoutes.rules(body)
@@ -39,24 +44,35 @@ struct ControlRoutes: Sendable {
                 await faults.set([])
                 return .json(.object([("rules", .int(0))]))
             case ("GET", "faults/held"): return .json(.object([("held", .int(Int64(await faults.heldCount)))]))
-            case ("POST", "faults/release"): return .json(.object([("released", .int(Int64(await faults.releaseHeld())))]))
+            case ("POST", "faults/release"):
+                return .json(.object([("released", .int(Int64(await faults.releaseHeld())))]))
             case ("GET", "requests"): return await requests()
-            case ("DELETE", "requests"): await log.clear(); return .json(.object([]))
+            case ("DELETE", "requests"):
+                await log.clear()
+                return .json(.object([]))
             case ("GET", "quota"): return await quotaStats()
-            case ("POST", "reset-quota"): await quota.reset(); return await quotaStats()
+            case ("POST", "reset-quota"):
+                await quota.reset()
+                return await quotaStats()
             case ("PUT", "quota"):
                 await quota.setRate(body["unitsPerSecond"]?.intValue.map(Double.init))
                 return await quotaStats()
-            case ("POST", "expire-tokens"): await oauth.expireAccessTokens(); return .json(.object([]))
+            case ("POST", "expire-tokens"):
+                await oauth.expireAccessTokens()
+                return .json(.object([]))
             case ("POST", "issue-tokens"):
                 let (access, refresh) = await oauth.issueTokens()
                 return .json(.object([("access_token", .string(access)), ("refresh_token", .string(refresh))]))
-            case ("POST", "deny-next-authorization"): await oauth.setDenyNextAuthorization(true); return .json(.object([]))
+            case ("POST", "deny-next-authorization"):
+                await oauth.setDenyNextAuthorization(true)
+                return .json(.object([]))
             case ("GET", "state"):
-                return .json(.object([
-                    ("account", .string(mailbox.account)), ("historyId", .string(String(await mailbox.currentHistoryId))),
-                    ("messagesTotal", .int(Int64(await mailbox.messageCount))),
-                ]))
+                return .json(
+                    .object([
+                        ("account", .string(mailbox.account)),
+                        ("historyId", .string(String(await mailbox.currentHistoryId))),
+                        ("messagesTotal", .int(Int64(await mailbox.messageCount))),
+                    ]))
             default:
                 return .error(.notFound)
             }
@@ -87,10 +103,12 @@ struct ControlRoutes: Sendable {
     }
 
     static func summary(_ message: StoredMessage) -> EmulatorResponse {
-        .json(JSONValue.compact([
-            ("id", .string(message.id)), ("threadId", .string(message.threadId)),
-            ("labelIds", .array(message.labelIds.map(JSONValue.string))), ("historyId", .string(String(message.historyId))),
-        ]))
+        .json(
+            JSONValue.compact([
+                ("id", .string(message.id)), ("threadId", .string(message.threadId)),
+                ("labelIds", .array(message.labelIds.map(JSONValue.string))),
+                ("historyId", .string(String(message.historyId))),
+            ]))
     }
 
     /// `{"rules": [{"method": "messages.get", "probability": 0.5, "kind": "429", "count": 3, "messageId": "..."}]}`.
@@ -101,11 +119,17 @@ struct ControlRoutes: Sendable {
                 throw .badRequest("unknown fault kind \(item["kind"]?.stringValue ?? "(missing)")")
             }
             let probability: Double
-            if let value = item["probability"]?.doubleValue { probability = value }
-            else if item["percent"] != nil { probability = Double(item["percent"]?.intValue ?? 100) / 100 }
-            else { probability = 1 }
-            rules.append(FaultRule(method: item["method"]?.stringValue ?? "*", probability: probability, kind: kind,
-                                   remaining: item["count"]?.intValue.map { Int($0) }, messageId: item["messageId"]?.stringValue))
+            if let value = item["probability"]?.doubleValue {
+                probability = value
+            } else if item["percent"] != nil {
+                probability = Double(item["percent"]?.intValue ?? 100) / 100
+            } else {
+                probability = 1
+            }
+            rules.append(
+                FaultRule(
+                    method: item["method"]?.stringValue ?? "*", probability: probability, kind: kind,
+                    remaining: item["count"]?.intValue.map { Int($0) }, messageId: item["messageId"]?.stringValue))
         }
         return rules
     }
@@ -123,10 +147,14 @@ struct ControlRoutes: Sendable {
 
     private func quotaStats() async -> EmulatorResponse {
         let stats = await quota.current
-        return .json(.object([
-            ("unitsUsed", .int(Int64(stats.unitsUsed))), ("requests", .int(Int64(stats.requests))),
-            ("rateLimited", .int(Int64(stats.rateLimited))),
-            ("unitsByMethod", .object(stats.unitsByMethod.keys.sorted().map { ($0, .int(Int64(stats.unitsByMethod[$0] ?? 0))) })),
-        ]))
+        return .json(
+            .object([
+                ("unitsUsed", .int(Int64(stats.unitsUsed))), ("requests", .int(Int64(stats.requests))),
+                ("rateLimited", .int(Int64(stats.rateLimited))),
+                (
+                    "unitsByMethod",
+                    .object(stats.unitsByMethod.keys.sorted().map { ($0, .int(Int64(stats.unitsByMethod[$0] ?? 0))) })
+                ),
+            ]))
     }
 }

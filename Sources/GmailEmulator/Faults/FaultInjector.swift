@@ -1,17 +1,17 @@
 /// What an injected fault does to a request.
 public enum FaultKind: Sendable, Equatable {
-    case tooManyRequests          // 429 rateLimitExceeded
-    case userRateLimit403         // 403 userRateLimitExceeded
-    case backendError             // 500
-    case unavailable              // 503
-    case unauthorized             // 401, as for an expired token
-    case drop                     // read the request, then close the connection mid-answer
-    case dropBeforeBody           // reset the connection as soon as the request head arrives, body unread
+    case tooManyRequests  // 429 rateLimitExceeded
+    case userRateLimit403  // 403 userRateLimitExceeded
+    case backendError  // 500
+    case unavailable  // 503
+    case unauthorized  // 401, as for an expired token
+    case drop  // read the request, then close the connection mid-answer
+    case dropBeforeBody  // reset the connection as soon as the request head arrives, body unread
     case slow(milliseconds: Int)  // answer normally after a delay
-    case hold                     // wait until the control API releases it, then answer normally
-    case emptyHistoryPage         // history.list: a page with no `history` but a nextPageToken
-    case insufficientScope        // 403 insufficientPermissions: permanent, as for a token without gmail.modify
-    case invalidArgument          // 400 invalidArgument: permanent
+    case hold  // wait until the control API releases it, then answer normally
+    case emptyHistoryPage  // history.list: a page with no `history` but a nextPageToken
+    case insufficientScope  // 403 insufficientPermissions: permanent, as for a token without gmail.modify
+    case invalidArgument  // 400 invalidArgument: permanent
 
     /// Parses the control API spelling: `429`, `403rate`, `403scope`, `400`, `500`, `503`, `401`, `drop`,
     /// `dropBeforeBody`, `slow:250`, `hold`, `emptyHistoryPage`.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A parsed `fields=` partial-response selector: `a,b/c,d(e,f)`.
 ///
 /// The mask is a tree: a leaf selects a whole field; a node with children keeps only those children.
@@ -9,7 +11,9 @@ public struct FieldMask: Sendable, Equatable {
     /// Parses a selector; returns `nil` for unbalanced parentheses or an empty selector.
     public init?(_ text: String) {
         var index = text.startIndex
-        guard let parsed = FieldMask.parseList(text, &index), index == text.endIndex, !parsed.isEmpty else { return nil }
+        guard let parsed = FieldMask.parseList(text, &index), index == text.endIndex, !parsed.isEmpty else {
+            return nil
+        }
         children = parsed
     }
 
@@ -20,7 +24,10 @@ public struct FieldMask: Sendable, Equatable {
         while index < text.endIndex {
             let c = text[index]
             if c == ")" { break }
-            if c == "," || c == " " { index = text.index(after: index); continue }
+            if c == "," || c == " " {
+                index = text.index(after: index)
+                continue
+            }
             guard let (name, sub) = parseSelector(text, &index) else { return nil }
             merge(&result, name, sub)
         }
@@ -31,7 +38,8 @@ public struct FieldMask: Sendable, Equatable {
     private static func parseSelector(_ text: String, _ index: inout String.Index) -> (String, FieldMask?)? {
         var name = ""
         while index < text.endIndex, !",/()".contains(text[index]) {
-            name.append(text[index]); index = text.index(after: index)
+            name.append(text[index])
+            index = text.index(after: index)
         }
         name = name.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { return nil }
@@ -52,8 +60,14 @@ public struct FieldMask: Sendable, Equatable {
     }
 
     private static func merge(_ into: inout [String: FieldMask?], _ name: String, _ sub: FieldMask?) {
-        guard let existing = into[name] else { into[name] = .some(sub); return }
-        guard let old = existing, let new = sub else { into[name] = .some(nil); return }
+        guard let existing = into[name] else {
+            into[name] = .some(sub)
+            return
+        }
+        guard let old = existing, let new = sub else {
+            into[name] = .some(nil)
+            return
+        }
         var combined = old.children
         for (key, value) in new.children { merge(&combined, key, value) }
         into[name] = .some(FieldMask(children: combined))
@@ -63,11 +77,12 @@ public struct FieldMask: Sendable, Equatable {
     public func apply(to value: JSONValue) -> JSONValue {
         switch value {
         case .object(let pairs):
-            return .object(pairs.compactMap { key, child in
-                guard let entry = children[key] else { return nil }
-                guard let sub = entry else { return (key, child) }
-                return (key, sub.apply(to: child))
-            })
+            return .object(
+                pairs.compactMap { key, child in
+                    guard let entry = children[key] else { return nil }
+                    guard let sub = entry else { return (key, child) }
+                    return (key, sub.apply(to: child))
+                })
         case .array(let items):
             return .array(items.map { apply(to: $0) })
         default:
@@ -75,5 +90,3 @@ public struct FieldMask: Sendable, Equatable {
         }
     }
 }
-
-import Foundation

@@ -8,7 +8,10 @@ extension JSONValue {
         self = .compact([
             ("partId", part.partId.map(JSONValue.string)), ("mimeType", part.mimeType.map(JSONValue.string)),
             ("filename", part.filename.map(JSONValue.string)),
-            ("headers", .array(part.headers.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) })),
+            (
+                "headers",
+                .array(part.headers.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) })
+            ),
             ("body", part.body.map(JSONValue.init)), ("parts", .array(part.parts.map(JSONValue.init))),
         ])
     }

@@ -24,7 +24,8 @@ public indirect enum JSONValue: Sendable, Equatable {
         case (.array(let a), .array(let b)): a == b
         // JSON objects are unordered: parsed request bodies come back with sorted keys.
         case (.object(let a), .object(let b)):
-            a.count == b.count && zip(a.sorted { $0.0 < $1.0 }, b.sorted { $0.0 < $1.0 }).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+            a.count == b.count
+                && zip(a.sorted { $0.0 < $1.0 }, b.sorted { $0.0 < $1.0 }).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         default: false
         }
     }
@@ -89,7 +90,8 @@ public indirect enum JSONValue: Sendable, Equatable {
 
     /// Parses request JSON (small bodies from clients and the control API) through Foundation.
     public static func parse(_ bytes: [UInt8]) -> JSONValue? {
-        guard !bytes.isEmpty, let any = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+        guard !bytes.isEmpty,
+            let any = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
         else { return nil }
         return from(any)
     }
@@ -99,7 +101,9 @@ public indirect enum JSONValue: Sendable, Equatable {
         case let s as String: return .string(s)
         case let n as NSNumber:
             if String(cString: n.objCType) == "c" { return .bool(n.boolValue) }
-            if String(cString: n.objCType) == "d" || String(cString: n.objCType) == "f" { return .double(n.doubleValue) }
+            if String(cString: n.objCType) == "d" || String(cString: n.objCType) == "f" {
+                return .double(n.doubleValue)
+            }
             return .int(n.int64Value)
         case let a as [Any]: return .array(a.map(from))
         case let d as [String: Any]: return .object(d.keys.sorted().map { ($0, from(d[$0] as Any)) })
@@ -146,10 +150,11 @@ public indirect enum JSONValue: Sendable, Equatable {
 extension JSONValue {
     /// An object from pairs whose `nil` values and empty arrays are dropped: Gmail omits both.
     static func compact(_ pairs: [(String, JSONValue?)]) -> JSONValue {
-        .object(pairs.compactMap { key, value in
-            guard let value else { return nil }
-            if case .array(let items) = value, items.isEmpty { return nil }
-            return (key, value)
-        })
+        .object(
+            pairs.compactMap { key, value in
+                guard let value else { return nil }
+                if case .array(let items) = value, items.isEmpty { return nil }
+                return (key, value)
+            })
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The mailbox's labels: Gmail's fixed system labels plus user labels `Label_N`.
 ///
 /// Also maps Google Takeout's `X-Gmail-Labels` names ("Inbox", "Category Promotions") to label ids,
@@ -76,5 +78,3 @@ public struct LabelCatalog: Sendable {
         return userLabels.first { normalise($0.name) == normalise(searchName) || $0.id.lowercased() == wanted }?.id
     }
 }
-
-import Foundation

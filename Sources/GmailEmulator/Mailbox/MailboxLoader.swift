@@ -1,10 +1,13 @@
 import Foundation
+import MailText
 
 /// Loads the initial mailbox: a directory of `.eml` files (labels from `X-Gmail-Labels` or a
 /// `labels.json` sidecar `{"file.eml": ["INBOX", "UNREAD"]}`), an mbox file (Takeout), or a
 /// synthetic mailbox. Loaded messages get history ids but no history records: their past is not replayable.
 enum MailboxLoader {
-    static func load(_ source: EmulatorConfiguration.MailboxSource, into mailbox: MailboxState, seed: UInt64) async throws {
+    static func load(_ source: EmulatorConfiguration.MailboxSource, into mailbox: MailboxState, seed: UInt64)
+        async throws
+    {
         switch source {
         case .empty:
             return
@@ -12,7 +15,9 @@ enum MailboxLoader {
             for item in items { await mailbox.insert(raw: item.raw, labelNames: item.labels, recordHistory: false) }
         case .synthetic(let count):
             // The seed is varied so the messages' draws do not repeat the mailbox's id draws.
-            for message in SyntheticMailbox.emulator(messageCount: count, account: mailbox.account).messages(seed: seed ^ 0x5E7) {
+            for message in SyntheticMailbox.emulator(messageCount: count, account: mailbox.account).messages(
+                seed: seed ^ 0x5E7)
+            {
                 await mailbox.insert(raw: message.rfc822, labelNames: message.emulatorLabels, recordHistory: false)
             }
         case .path(let path):
@@ -23,7 +28,9 @@ enum MailboxLoader {
             if isDirectory.boolValue {
                 try await loadDirectory(path, into: mailbox)
             } else {
-                guard let data = FileManager.default.contents(atPath: path) else { throw EmulatorError.unreadableMailbox(path: path) }
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw EmulatorError.unreadableMailbox(path: path)
+                }
                 for raw in splitMbox([UInt8](data)) {
                     await mailbox.insert(raw: raw, labelNames: gmailLabels(raw), recordHistory: false)
                 }
@@ -35,12 +42,15 @@ enum MailboxLoader {
         let directory = URL(fileURLWithPath: path)
         var sidecar: [String: [String]] = [:]
         if let data = FileManager.default.contents(atPath: directory.appendingPathComponent("labels.json").path),
-           case .object(let pairs)? = JSONValue.parse([UInt8](data)) {
+            case .object(let pairs)? = JSONValue.parse([UInt8](data))
+        {
             for (name, value) in pairs { sidecar[name] = value.arrayValue?.compactMap(\.stringValue) }
         }
         let names = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".eml") }.sorted()
         for name in names {
-            guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else { continue }
+            guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else {
+                continue
+            }
             let raw = [UInt8](data)
             await mailbox.insert(raw: raw, labelNames: sidecar[name] ?? gmailLabels(raw), recordHistory: false)
         }
@@ -54,7 +64,14 @@ enum MailboxLoader {
         var current = ""
         var quoted = false
         for c in value {
-            if c == "\"" { quoted.toggle() } else if c == "," && !quoted { labels.append(current); current = "" } else { current.append(c) }
+            if c == "\"" {
+                quoted.toggle()
+            } else if c == "," && !quoted {
+                labels.append(current)
+                current = ""
+            } else {
+                current.append(c)
+            }
         }
         labels.append(current)
         return labels.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -94,8 +111,6 @@ enum MailboxLoader {
         return messages
     }
 }
-
-import MailText
 
 /// Reads one header from raw bytes without a full MIME parse.
 enum HeaderBlockShim {

@@ -76,7 +76,9 @@ public actor MailboxState {
     /// Adds a message. `recordHistory` is false while loading the initial mailbox (its past is not replayable).
     /// - Parameter labelNames: label ids or Takeout names; `nil` applies the defaults (INBOX+UNREAD, or SENT for own mail).
     @discardableResult
-    public func insert(raw: [UInt8], labelNames: [String]?, internalDateMs: Int64? = nil, recordHistory: Bool = true) -> StoredMessage {
+    public func insert(raw: [UInt8], labelNames: [String]?, internalDateMs: Int64? = nil, recordHistory: Bool = true)
+        -> StoredMessage
+    {
         let (headers, _) = HeaderBlock.parse(raw[...])
         let text: (String) -> String? = { name in headers.first(name).map { String(decoding: $0, as: UTF8.self) } }
         let date = internalDateMs ?? text("Date").flatMap(MailDate.parse) ?? Int64(Date().timeIntervalSince1970 * 1000)
@@ -91,14 +93,22 @@ public actor MailboxState {
         let id = newMessageId()
         let messageID = text("Message-ID").map(MailboxState.normaliseMessageID)
         var threadId = id
-        let related = (text("In-Reply-To").map { [$0] } ?? []) + (text("References").map { $0.split(separator: " ").map(String.init) } ?? [])
+        let related =
+            (text("In-Reply-To").map { [$0] } ?? [])
+            + (text("References").map { $0.split(separator: " ").map(String.init) } ?? [])
         for reference in related.reversed() {
-            if let known = threadByMessageID[MailboxState.normaliseMessageID(reference)] { threadId = known; break }
+            if let known = threadByMessageID[MailboxState.normaliseMessageID(reference)] {
+                threadId = known
+                break
+            }
         }
-        if let messageID, !messageID.isEmpty, threadByMessageID[messageID] == nil { threadByMessageID[messageID] = threadId }
+        if let messageID, !messageID.isEmpty, threadByMessageID[messageID] == nil {
+            threadByMessageID[messageID] = threadId
+        }
         let historyId = nextHistoryId()
-        let message = StoredMessage(id: id, threadId: threadId, labelIds: labelIds, internalDateMs: date,
-                                    historyId: historyId, raw: raw)
+        let message = StoredMessage(
+            id: id, threadId: threadId, labelIds: labelIds, internalDateMs: date,
+            historyId: historyId, raw: raw)
         messages[id] = message
         insertInOrder(message)
         if recordHistory {
@@ -125,7 +135,8 @@ public actor MailboxState {
 
     private func insertInOrder(_ message: StoredMessage) {
         let key = (message.internalDateMs, message.id)
-        var low = 0, high = order.count
+        var low = 0
+        var high = order.count
         while low < high {
             let mid = (low + high) / 2
             let other = messages[order[mid]].map { ($0.internalDateMs, $0.id) } ?? (0, "")
@@ -148,7 +159,8 @@ public actor MailboxState {
     /// Changes labels WITHOUT a history record, as Gmail occasionally does: the drift that only
     /// chatmail's periodic label reconciliation can catch. For tests of that reconciliation.
     @discardableResult
-    public func modifyWithoutHistory(_ id: String, add: [String], remove: [String]) throws(GmailError) -> StoredMessage {
+    public func modifyWithoutHistory(_ id: String, add: [String], remove: [String]) throws(GmailError) -> StoredMessage
+    {
         try validate(add: add, remove: remove)
         guard messages[id] != nil else { throw .notFound }
         journal?.append(.modify(ids: [id], add: add, remove: remove, history: false))
@@ -192,7 +204,9 @@ public actor MailboxState {
     }
 
     private func validate(add: [String], remove: [String]) throws(GmailError) {
-        guard add.count <= 100, remove.count <= 100 else { throw .badRequest("Too many label ids (limit 100).", reason: "invalidArgument") }
+        guard add.count <= 100, remove.count <= 100 else {
+            throw .badRequest("Too many label ids (limit 100).", reason: "invalidArgument")
+        }
         for label in add + remove where !labels.contains(label) || LabelCatalog.clientReadOnly.contains(label) {
             throw .invalidLabel(label)
         }
@@ -202,9 +216,12 @@ public actor MailboxState {
     }
 
     @discardableResult
-    private func applyLabels(_ id: String, add: [String], remove: [String], recordHistory: Bool = true) -> StoredMessage {
+    private func applyLabels(_ id: String, add: [String], remove: [String], recordHistory: Bool = true) -> StoredMessage
+    {
         guard var message = messages[id] else { preconditionFailure("applyLabels on missing message \(id)") }
-        let added = add.reduce(into: [String]()) { acc, l in if !message.labelIds.contains(l) && !acc.contains(l) { acc.append(l) } }
+        let added = add.reduce(into: [String]()) { acc, l in
+            if !message.labelIds.contains(l) && !acc.contains(l) { acc.append(l) }
+        }
         let removed = remove.reduce(into: [String]()) { acc, l in
             if message.labelIds.contains(l) && !add.contains(l) && !acc.contains(l) { acc.append(l) }
         }
@@ -236,11 +253,14 @@ public actor MailboxState {
     func apply(_ entry: MailboxJournal.Entry) throws(GmailError) {
         switch entry {
         case .modify(let ids, let add, let remove, let history):
-            for id in ids where messages[id] != nil { applyLabels(id, add: add, remove: remove, recordHistory: history) }
+            for id in ids where messages[id] != nil {
+                applyLabels(id, add: add, remove: remove, recordHistory: history)
+            }
         case .trash(let id): try trash(id)
         case .untrash(let id): try untrash(id)
         case .delete(let id): try delete(id)
-        case .insert(let raw, let labels, let internalDateMs): insert(raw: [UInt8](raw), labelNames: labels, internalDateMs: internalDateMs)
+        case .insert(let raw, let labels, let internalDateMs):
+            insert(raw: [UInt8](raw), labelNames: labels, internalDateMs: internalDateMs)
         case .refreshTokenIssued, .tokenRevoked: break  // the OAuth server's
         }
     }
@@ -281,11 +301,17 @@ public actor MailboxState {
     }
 
     /// Records strictly after `start` up to `upperBound`; 404 when `start` predates retained history.
-    public func history(after start: UInt64, upperBound: UInt64?) throws(GmailError) -> (records: [HistoryRecord], current: UInt64) {
+    public func history(after start: UInt64, upperBound: UInt64?) throws(GmailError) -> (
+        records: [HistoryRecord], current: UInt64
+    ) {
         guard start >= oldestValidStart else { throw .notFound }
         let upper = upperBound ?? currentHistoryId
-        var low = 0, high = records.count
-        while low < high { let mid = (low + high) / 2; if records[mid].id <= start { low = mid + 1 } else { high = mid } }
+        var low = 0
+        var high = records.count
+        while low < high {
+            let mid = (low + high) / 2
+            if records[mid].id <= start { low = mid + 1 } else { high = mid }
+        }
         return (Array(records[low...].prefix { $0.id <= upper }), currentHistoryId)
     }
 

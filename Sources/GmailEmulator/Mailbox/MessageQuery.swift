@@ -11,7 +11,8 @@ struct MessageQuery: Sendable {
         case label(String)
         case header(String, String)
         case messageID(String)
-        case after(Int64), before(Int64)
+        case after(Int64)
+        case before(Int64)
         case text(String)
         case never
     }
@@ -20,7 +21,13 @@ struct MessageQuery: Sendable {
 
     /// Whether the query names SPAM or TRASH explicitly (then `includeSpamTrash` is implied).
     var mentionsSpamOrTrash: Bool {
-        terms.contains { !$0.negated && { if case .label(let l) = $0.term { return l == "SPAM" || l == "TRASH" }; return false }($0) }
+        terms.contains {
+            !$0.negated
+                && {
+                    if case .label(let l) = $0.term { return l == "SPAM" || l == "TRASH" }
+                    return false
+                }($0)
+        }
     }
 
     init(_ q: String, labels: LabelCatalog, nowMs: Int64) {
@@ -33,17 +40,24 @@ struct MessageQuery: Sendable {
                 continue
             }
             let op = word[..<colon].lowercased()
-            let value = String(word[word.index(after: colon)...]).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            let value = String(word[word.index(after: colon)...]).trimmingCharacters(
+                in: CharacterSet(charactersIn: "\""))
             let term: Term
             switch op {
             case "in", "label":
-                if value.lowercased() == "chats" || value.lowercased() == "chat" { term = .label("CHAT") }
-                else if value.lowercased() == "anywhere" { continue }
-                else { term = labels.lookup(searchName: value).map(Term.label) ?? .never }
+                if value.lowercased() == "chats" || value.lowercased() == "chat" {
+                    term = .label("CHAT")
+                } else if value.lowercased() == "anywhere" {
+                    continue
+                } else {
+                    term = labels.lookup(searchName: value).map(Term.label) ?? .never
+                }
             case "is":
                 switch value.lowercased() {
                 case "unread": term = .label("UNREAD")
-                case "read": terms.append((!negated, .label("UNREAD"))); continue
+                case "read":
+                    terms.append((!negated, .label("UNREAD")))
+                    continue
                 case "starred": term = .label("STARRED")
                 case "important": term = .label("IMPORTANT")
                 default: term = .never
@@ -66,8 +80,19 @@ struct MessageQuery: Sendable {
         var current = ""
         var quoted = false
         for c in q {
-            if c == "\"" { quoted.toggle(); current.append(c); continue }
-            if c.isWhitespace && !quoted { if !current.isEmpty { tokens.append(current); current = "" } } else { current.append(c) }
+            if c == "\"" {
+                quoted.toggle()
+                current.append(c)
+                continue
+            }
+            if c.isWhitespace && !quoted {
+                if !current.isEmpty {
+                    tokens.append(current)
+                    current = ""
+                }
+            } else {
+                current.append(c)
+            }
         }
         if !current.isEmpty { tokens.append(current) }
         return tokens
@@ -99,7 +124,8 @@ struct MessageQuery: Sendable {
         var headers: HeaderFields?
         func header(_ name: String) -> String {
             if headers == nil { headers = HeaderBlock.parse(message.raw[...]).fields }
-            return headers?.all(name).map { String(decoding: $0, as: UTF8.self) }.joined(separator: ", ").lowercased() ?? ""
+            return headers?.all(name).map { String(decoding: $0, as: UTF8.self) }.joined(separator: ", ").lowercased()
+                ?? ""
         }
         for (negated, term) in terms {
             let hit: Bool

@@ -1,3 +1,4 @@
+import Foundation
 import MailText
 
 /// Builds Gmail-style snippets: the start of the plain text, whitespace collapsed, HTML-escaped
@@ -17,8 +18,15 @@ enum SnippetMaker {
         var out = ""
         var inTag = false
         for character in html {
-            if character == "<" { inTag = true; continue }
-            if character == ">" { inTag = false; out.append(" "); continue }
+            if character == "<" {
+                inTag = true
+                continue
+            }
+            if character == ">" {
+                inTag = false
+                out.append(" ")
+                continue
+            }
             if !inTag { out.append(character) }
         }
         return out.replacingOccurrences(of: "&nbsp;", with: " ")
@@ -39,5 +47,3 @@ enum SnippetMaker {
         return out
     }
 }
-
-import Foundation

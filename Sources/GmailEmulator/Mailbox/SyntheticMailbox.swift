@@ -36,7 +36,8 @@ public struct SyntheticMailbox: Sendable {
 
     public init(
         messageCount: Int, conversationCount: Int, bigConversationSize: Int, endDateMs: Int64,
-        spanMs: Int64 = twoYearsMs, me: Person = Person(name: "Sam Example", address: "me@example.org"), cast: [Person] = []
+        spanMs: Int64 = twoYearsMs, me: Person = Person(name: "Sam Example", address: "me@example.org"),
+        cast: [Person] = []
     ) {
         self.messageCount = messageCount
         self.conversationCount = conversationCount
@@ -60,16 +61,22 @@ public struct SyntheticMailbox: Sendable {
     }
 
     static let namedPeople = [
-        Person(name: "Ann Example", address: "ann@example.org"), Person(name: "Bob Builder", address: "bob@example.net"),
-        Person(name: "Zoë Müller", address: "zoe@example.de"), Person(name: "Carlos Peña", address: "carlos@example.es"),
+        Person(name: "Ann Example", address: "ann@example.org"),
+        Person(name: "Bob Builder", address: "bob@example.net"),
+        Person(name: "Zoë Müller", address: "zoe@example.de"),
+        Person(name: "Carlos Peña", address: "carlos@example.es"),
         Person(name: "Dana Lee", address: "dana@example.com"), Person(name: "Émile Roux", address: "emile@example.fr"),
     ]
 
-    static let firstNames = ["Ada", "Grace", "Alan", "Edsger", "Barbara", "Donald", "Frances", "Ken", "Radia", "Dennis",
-                             "Margaret", "John", "Katherine", "Tim", "Hedy", "Linus", "Sophie", "Niklaus", "Jean", "Claude"]
-    static let lastNames = ["Lovelace", "Hopper", "Turing", "Dijkstra", "Liskov", "Knuth", "Allen", "Thompson", "Perlman",
-                            "Ritchie", "Hamilton", "McCarthy", "Johnson", "Berners-Lee", "Lamarr", "Torvalds", "Wilson",
-                            "Wirth", "Sammet", "Shannon"]
+    static let firstNames = [
+        "Ada", "Grace", "Alan", "Edsger", "Barbara", "Donald", "Frances", "Ken", "Radia", "Dennis",
+        "Margaret", "John", "Katherine", "Tim", "Hedy", "Linus", "Sophie", "Niklaus", "Jean", "Claude",
+    ]
+    static let lastNames = [
+        "Lovelace", "Hopper", "Turing", "Dijkstra", "Liskov", "Knuth", "Allen", "Thompson", "Perlman",
+        "Ritchie", "Hamilton", "McCarthy", "Johnson", "Berners-Lee", "Lamarr", "Torvalds", "Wilson",
+        "Wirth", "Sammet", "Shannon",
+    ]
     /// A small vocabulary on purpose: search benchmarks rely on how often words occur ("invoice" in about
     /// half the messages, "quick note" as a phrase).
     static let words = """
@@ -142,7 +149,8 @@ public struct SyntheticMailbox: Sendable {
         var others = [person]
         if isGroup { others.append(Self.person(conversation + conversationCount + 7)) }
         let wordCount = 20 + Int(random.next() % 60)
-        let body = (0..<wordCount).map { _ in Self.words[Int(random.next() % UInt64(Self.words.count))] }.joined(separator: " ")
+        let body = (0..<wordCount).map { _ in Self.words[Int(random.next() % UInt64(Self.words.count))] }.joined(
+            separator: " ")
         var labels: [String] = fromMe ? ["SENT"] : []
         if !fromMe {
             if random.next() % 10 < 8 { labels.append("INBOX") }
@@ -151,12 +159,15 @@ public struct SyntheticMailbox: Sendable {
         if random.next() % 20 == 0 { labels.append("STARRED") }
         // Oldest first, with jitter under half the spacing, so dates still increase.
         let spacing = spanMs / Int64(max(1, messageCount))
-        let date = endDateMs - Int64(messageCount - index) * spacing + Int64(random.next() % UInt64(max(1, spacing / 2)))
+        let date =
+            endDateMs - Int64(messageCount - index) * spacing + Int64(random.next() % UInt64(max(1, spacing / 2)))
         return SyntheticMessage(
-            index: index, conversation: conversation, threadKey: "t\(conversation)", messageID: "<syn-\(index)@synthetic.example>",
+            index: index, conversation: conversation, threadKey: "t\(conversation)",
+            messageID: "<syn-\(index)@synthetic.example>",
             inReplyTo: nil, dateMs: date,
             from: fromMe ? me : person, to: fromMe ? others : [me], cc: fromMe ? [] : Array(others.dropFirst()),
-            subject: isNewsletter ? "Issue #\(index): this week's news" : "Re: \(Self.words[index % Self.words.count]) plans",
+            subject: isNewsletter
+                ? "Issue #\(index): this week's news" : "Re: \(Self.words[index % Self.words.count]) plans",
             text: body, isNewsletter: isNewsletter, labels: labels)
     }
 }

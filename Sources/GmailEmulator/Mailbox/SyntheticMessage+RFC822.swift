@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +15,8 @@ extension SyntheticMessage {
         if let inReplyTo { headers += "In-Reply-To: \(inReplyTo)\r\nReferences: \(inReplyTo)\r\n" }
         let body: String
         if isNewsletter {
-            headers += "Subject: \(subject)\r\nList-Unsubscribe: <mailto:unsub@news.example.com>, <https://news.example.com/u/\(index)>\r\n"
+            headers +=
+                "Subject: \(subject)\r\nList-Unsubscribe: <mailto:unsub@news.example.com>, <https://news.example.com/u/\(index)>\r\n"
             body = alternative()
         } else {
             switch index % 10 {
@@ -23,13 +25,15 @@ extension SyntheticMessage {
                 body = alternative()
             case 5:
                 headers += "Subject: =?iso-8859-1?B?\(Data(subject.utf8).base64EncodedString())?=\r\n"
-                body = "Content-Type: text/plain; charset=iso-8859-1\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n\(Self.quotedPrintable(text))\r\n"
+                body =
+                    "Content-Type: text/plain; charset=iso-8859-1\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n\(Self.quotedPrintable(text))\r\n"
             case 6:
                 headers += "Subject: =?utf-8?B?\(Data(subject.utf8).base64EncodedString())?=\r\n"
                 body = withAttachment()
             case 7:
                 headers += "Subject: \(subject)\r\n"
-                body = "Content-Type: text/plain; charset=windows-1252\r\nContent-Transfer-Encoding: base64\r\n\r\n"
+                body =
+                    "Content-Type: text/plain; charset=windows-1252\r\nContent-Transfer-Encoding: base64\r\n\r\n"
                     + Data(text.utf8).base64EncodedString(options: .lineLength76Characters) + "\r\n"
             default:
                 headers += "Subject: \(subject)\r\n"
@@ -47,13 +51,16 @@ extension SyntheticMessage {
 
     private func alternative() -> String {
         let b = "alt-\(index)"
-        return "Content-Type: multipart/alternative; boundary=\"\(b)\"\r\n\r\n--\(b)\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\(text)\r\n--\(b)\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<html><body><p>\(text)</p></body></html>\r\n--\(b)--\r\n"
+        return
+            "Content-Type: multipart/alternative; boundary=\"\(b)\"\r\n\r\n--\(b)\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\(text)\r\n--\(b)\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<html><body><p>\(text)</p></body></html>\r\n--\(b)--\r\n"
     }
 
     private func withAttachment() -> String {
         let b = "mix-\(index)"
-        let payload = Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* index) }).base64EncodedString(options: .lineLength76Characters)
-        return "Content-Type: multipart/mixed; boundary=\"\(b)\"\r\n\r\n--\(b)\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\(text)\r\n--\(b)\r\nContent-Type: application/pdf; name=\"doc-\(index).pdf\"\r\nContent-Disposition: attachment; filename=\"doc-\(index).pdf\"\r\nContent-Transfer-Encoding: base64\r\n\r\n\(payload)\r\n--\(b)--\r\n"
+        let payload = Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* index) }).base64EncodedString(
+            options: .lineLength76Characters)
+        return
+            "Content-Type: multipart/mixed; boundary=\"\(b)\"\r\n\r\n--\(b)\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\(text)\r\n--\(b)\r\nContent-Type: application/pdf; name=\"doc-\(index).pdf\"\r\nContent-Disposition: attachment; filename=\"doc-\(index).pdf\"\r\nContent-Transfer-Encoding: base64\r\n\r\n\(payload)\r\n--\(b)--\r\n"
     }
 
     private static func header(_ person: SyntheticMailbox.Person) -> String { "\(person.name) <\(person.address)>" }
@@ -78,7 +85,8 @@ extension SyntheticMessage {
         let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(1900 + parts.tm_year) "
+        return
+            "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(1900 + parts.tm_year) "
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) +0000"
     }
 }

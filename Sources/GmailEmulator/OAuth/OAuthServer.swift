@@ -13,15 +13,20 @@ public actor OAuthServer {
         public var staticAccessTokens: Set<String>
         public var scope = "https://www.googleapis.com/auth/gmail.modify"
 
-        public init(clientId: String = "emulator-client.apps.googleusercontent.com", tokenLifetime: Int = 3600,
-                    staticAccessTokens: Set<String> = ["emu-static-token"]) {
+        public init(
+            clientId: String = "emulator-client.apps.googleusercontent.com", tokenLifetime: Int = 3600,
+            staticAccessTokens: Set<String> = ["emu-static-token"]
+        ) {
             self.clientId = clientId
             self.tokenLifetime = tokenLifetime
             self.staticAccessTokens = staticAccessTokens
         }
     }
 
-    private struct PendingCode { var challenge: String; var redirectURI: String }
+    private struct PendingCode {
+        var challenge: String
+        var redirectURI: String
+    }
 
     private let settings: Settings
     private var random: SeededRandom
@@ -89,23 +94,27 @@ public actor OAuthServer {
             return html(400, "Error 401: invalid_client. The OAuth client was not found.")
         }
         guard let redirect = p("redirect_uri"), let url = URL(string: redirect), url.scheme == "http",
-              ["127.0.0.1", "localhost", "[::1]", "::1"].contains(url.host ?? "") else {
+            ["127.0.0.1", "localhost", "[::1]", "::1"].contains(url.host ?? "")
+        else {
             return html(400, "Error 400: invalid_request. redirect_uri must be a loopback address.")
         }
         guard p("response_type") == "code", let challenge = p("code_challenge"), p("code_challenge_method") == "S256",
-              !challenge.isEmpty else {
+            !challenge.isEmpty
+        else {
             return html(400, "Error 400: invalid_request. response_type=code and an S256 code_challenge are required.")
         }
         let state = p("state").map { "&state=" + escape($0) } ?? ""
         let separator = redirect.contains("?") ? "&" : "?"
         if denyNextAuthorization {
             denyNextAuthorization = false
-            return EmulatorResponse(status: 302, headers: [("Location", redirect + separator + "error=access_denied" + state)])
+            return EmulatorResponse(
+                status: 302, headers: [("Location", redirect + separator + "error=access_denied" + state)])
         }
         let code = "4/emu-code-" + token()
         codes[code] = PendingCode(challenge: challenge, redirectURI: redirect)
         let scope = "&scope=" + escape(p("scope") ?? settings.scope)
-        return EmulatorResponse(status: 302, headers: [("Location", redirect + separator + "code=" + escape(code) + state + scope)])
+        return EmulatorResponse(
+            status: 302, headers: [("Location", redirect + separator + "code=" + escape(code) + state + scope)])
     }
 
     /// `POST /token`: authorization_code (PKCE S256) and refresh_token grants.
@@ -124,22 +133,26 @@ public actor OAuthServer {
                 return oauthError(400, "invalid_grant", "Malformed auth code.")
             }
             let computed = Base64URL.encode(SHA256.digest(of: Array(verifier.utf8)), padded: false)
-            guard computed == pending.challenge, f("redirect_uri") == nil || f("redirect_uri") == pending.redirectURI else {
+            guard computed == pending.challenge, f("redirect_uri") == nil || f("redirect_uri") == pending.redirectURI
+            else {
                 return oauthError(400, "invalid_grant", "Bad Request")
             }
             let (access, refresh) = issueTokens()
-            return .json(.object([
-                ("access_token", .string(access)), ("expires_in", .int(Int64(settings.tokenLifetime))),
-                ("refresh_token", .string(refresh)), ("scope", .string(settings.scope)), ("token_type", .string("Bearer")),
-            ]))
+            return .json(
+                .object([
+                    ("access_token", .string(access)), ("expires_in", .int(Int64(settings.tokenLifetime))),
+                    ("refresh_token", .string(refresh)), ("scope", .string(settings.scope)),
+                    ("token_type", .string("Bearer")),
+                ]))
         case "refresh_token":
             guard let refresh = f("refresh_token"), refreshTokens.contains(refresh) else {
                 return oauthError(400, "invalid_grant", "Token has been expired or revoked.")
             }
-            return .json(.object([
-                ("access_token", .string(newAccessToken())), ("expires_in", .int(Int64(settings.tokenLifetime))),
-                ("scope", .string(settings.scope)), ("token_type", .string("Bearer")),
-            ]))
+            return .json(
+                .object([
+                    ("access_token", .string(newAccessToken())), ("expires_in", .int(Int64(settings.tokenLifetime))),
+                    ("scope", .string(settings.scope)), ("token_type", .string("Bearer")),
+                ]))
         default:
             return oauthError(400, "unsupported_grant_type", "Invalid grant_type: \(f("grant_type") ?? "")")
         }
@@ -169,8 +182,9 @@ public actor OAuthServer {
     }
 
     private func html(_ status: Int, _ text: String) -> EmulatorResponse {
-        EmulatorResponse(status: status, headers: [("Content-Type", "text/html; charset=utf-8")],
-                         body: Array("<html><body><p>\(text)</p></body></html>".utf8))
+        EmulatorResponse(
+            status: status, headers: [("Content-Type", "text/html; charset=utf-8")],
+            body: Array("<html><body><p>\(text)</p></body></html>".utf8))
     }
 
     private func escape(_ text: String) -> String {

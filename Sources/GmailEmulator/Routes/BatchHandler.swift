@@ -1,3 +1,5 @@
+import Foundation
+
 /// `POST /batch/gmail/v1` and `POST /batch`: splits a multipart/mixed body into inner
 /// HTTP requests, runs each through the Gmail router, and answers one `application/http` part per
 /// call in request order with `Content-ID: <response-...>`.
@@ -7,7 +9,8 @@ struct BatchHandler: Sendable {
 
     func handle(_ request: EmulatorRequest) async -> (EmulatorResponse, [(String, Int)]) {
         guard let contentType = request.headers["content-type"], contentType.lowercased().hasPrefix("multipart/"),
-              let boundary = BatchHandler.boundary(contentType) else {
+            let boundary = BatchHandler.boundary(contentType)
+        else {
             return (.error(.badRequest("Batch requests must be multipart/mixed with a boundary.")), [])
         }
         let parts = BatchHandler.split(request.body, boundary: boundary)
@@ -18,7 +21,9 @@ struct BatchHandler: Sendable {
         let responseBoundary = "batch_emu\(parts.count)x\(request.body.count)"
         for part in parts {
             let (partHeaders, http) = BatchHandler.headers(part)
-            let contentID = partHeaders["content-id"].map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "<> ")) }
+            let contentID = partHeaders["content-id"].map {
+                $0.trimmingCharacters(in: CharacterSet(charactersIn: "<> "))
+            }
             var response: EmulatorResponse
             if var inner = BatchHandler.parseInner(http) {
                 if inner.headers["authorization"] == nil, let outerAuth { inner.headers["authorization"] = outerAuth }
@@ -38,13 +43,19 @@ struct BatchHandler: Sendable {
             out += Array("\r\n".utf8)
         }
         out += Array("--\(responseBoundary)--\r\n".utf8)
-        return (EmulatorResponse(status: 200, headers: [("Content-Type", "multipart/mixed; boundary=\(responseBoundary)")], body: out), log)
+        return (
+            EmulatorResponse(
+                status: 200, headers: [("Content-Type", "multipart/mixed; boundary=\(responseBoundary)")], body: out),
+            log
+        )
     }
 
     static func boundary(_ contentType: String) -> String? {
         for piece in contentType.split(separator: ";") {
             let kv = piece.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            if kv.count == 2, kv[0].lowercased() == "boundary" { return kv[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            if kv.count == 2, kv[0].lowercased() == "boundary" {
+                return kv[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            }
         }
         return nil
     }
@@ -87,10 +98,11 @@ struct BatchHandler: Sendable {
         let requestLine = trimmed[..<lineEnd].split(separator: " ")
         guard requestLine.count >= 2, requestLine[1].hasPrefix("/") else { return nil }
         let remainder = lineEnd < trimmed.endIndex ? String(trimmed[trimmed.index(after: lineEnd)...]) : ""
-        let (headers, body) = remainder.hasPrefix("\n") ? ([:], String(remainder.dropFirst())) : BatchHandler.headers(Array(remainder.utf8))
-        return EmulatorRequest(method: String(requestLine[0]), target: String(requestLine[1]), headers: headers,
-                               body: Array(body.trimmingCharacters(in: .whitespacesAndNewlines).utf8))
+        let (headers, body) =
+            remainder.hasPrefix("\n")
+            ? ([:], String(remainder.dropFirst())) : BatchHandler.headers(Array(remainder.utf8))
+        return EmulatorRequest(
+            method: String(requestLine[0]), target: String(requestLine[1]), headers: headers,
+            body: Array(body.trimmingCharacters(in: .whitespacesAndNewlines).utf8))
     }
 }
-
-import Foundation

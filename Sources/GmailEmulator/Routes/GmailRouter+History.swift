@@ -8,7 +8,9 @@ extension GmailRouter {
         var after = start
         var upper: UInt64?
         if let token = request.param("pageToken"), !token.isEmpty {
-            guard case .history(let tokenAfter, let tokenUpper)? = PageToken(token) else { throw .badRequest("Invalid pageToken") }
+            guard case .history(let tokenAfter, let tokenUpper)? = PageToken(token) else {
+                throw .badRequest("Invalid pageToken")
+            }
             (after, upper) = (max(tokenAfter, start), tokenUpper)
         }
         let types = Set(request.params("historyTypes"))
@@ -20,17 +22,26 @@ extension GmailRouter {
         var hasMore = false
         for record in records {
             let changes = record.changes.filter { change in
-                (types.isEmpty || types.contains(change.typeName)) && (labelId.map { change.message.labelIds.contains($0) } ?? true)
+                (types.isEmpty || types.contains(change.typeName))
+                    && (labelId.map { change.message.labelIds.contains($0) } ?? true)
             }
-            if changes.isEmpty { lastScanned = record.id; continue }
-            if page.count == limit { hasMore = true; break }
+            if changes.isEmpty {
+                lastScanned = record.id
+                continue
+            }
+            if page.count == limit {
+                hasMore = true
+                break
+            }
             page.append(GmailRouter.historyJSON(id: record.id, changes: changes))
             lastScanned = record.id
         }
         let next = hasMore ? PageToken.history(after: lastScanned, upperBound: snapshot).encoded : nil
-        return .json(JSONValue.compact([
-            ("history", .array(page)), ("nextPageToken", next.map(JSONValue.string)), ("historyId", .string(String(current))),
-        ]))
+        return .json(
+            JSONValue.compact([
+                ("history", .array(page)), ("nextPageToken", next.map(JSONValue.string)),
+                ("historyId", .string(String(current))),
+            ]))
     }
 
     /// The lieer #120 quirk: a page with a token but no records; the token continues where the request began.
@@ -52,14 +63,18 @@ extension GmailRouter {
     }
 
     static func historyJSON(id: UInt64, changes: [HistoryChange]) -> JSONValue {
-        var added: [JSONValue] = [], deleted: [JSONValue] = [], labelsAdded: [JSONValue] = [], labelsRemoved: [JSONValue] = []
+        var added: [JSONValue] = []
+        var deleted: [JSONValue] = []
+        var labelsAdded: [JSONValue] = []
+        var labelsRemoved: [JSONValue] = []
         var touched: [String] = []
         var messages: [JSONValue] = []
         for change in changes {
             let message = reference(change.message)
             if !touched.contains(change.message.id) {
                 touched.append(change.message.id)
-                messages.append(.object([("id", .string(change.message.id)), ("threadId", .string(change.message.threadId))]))
+                messages.append(
+                    .object([("id", .string(change.message.id)), ("threadId", .string(change.message.threadId))]))
             }
             switch change {
             case .messageAdded: added.append(.object([("message", message)]))
@@ -67,12 +82,14 @@ extension GmailRouter {
             case .labelsAdded(_, let labels):
                 labelsAdded.append(.object([("message", message), ("labelIds", .array(labels.map(JSONValue.string)))]))
             case .labelsRemoved(_, let labels):
-                labelsRemoved.append(.object([("message", message), ("labelIds", .array(labels.map(JSONValue.string)))]))
+                labelsRemoved.append(
+                    .object([("message", message), ("labelIds", .array(labels.map(JSONValue.string)))]))
             }
         }
         return JSONValue.compact([
             ("id", .string(String(id))), ("messages", .array(messages)), ("messagesAdded", .array(added)),
-            ("messagesDeleted", .array(deleted)), ("labelsAdded", .array(labelsAdded)), ("labelsRemoved", .array(labelsRemoved)),
+            ("messagesDeleted", .array(deleted)), ("labelsAdded", .array(labelsAdded)),
+            ("labelsRemoved", .array(labelsRemoved)),
         ])
     }
 }

@@ -4,11 +4,12 @@ import GmailModel
 /// Profile, labels, sendAs, messages and threads handlers.
 extension GmailRouter {
     func profile() async -> EmulatorResponse {
-        .json(.object([
-            ("emailAddress", .string(mailbox.account)), ("messagesTotal", .int(Int64(await mailbox.messageCount))),
-            ("threadsTotal", .int(Int64(await mailbox.threadCount))),
-            ("historyId", .string(String(await mailbox.currentHistoryId))),
-        ]))
+        .json(
+            .object([
+                ("emailAddress", .string(mailbox.account)), ("messagesTotal", .int(Int64(await mailbox.messageCount))),
+                ("threadsTotal", .int(Int64(await mailbox.threadCount))),
+                ("historyId", .string(String(await mailbox.currentHistoryId))),
+            ]))
     }
 
     func labelsList() async -> EmulatorResponse {
@@ -22,8 +23,10 @@ extension GmailRouter {
             ])
         }
         labels += catalog.userLabels.map { label in
-            .object([("id", .string(label.id)), ("name", .string(label.name)), ("messageListVisibility", .string("show")),
-                     ("labelListVisibility", .string("labelShow")), ("type", .string("user"))])
+            .object([
+                ("id", .string(label.id)), ("name", .string(label.name)), ("messageListVisibility", .string("show")),
+                ("labelListVisibility", .string("labelShow")), ("type", .string("user")),
+            ])
         }
         return .json(.object([("labels", .array(labels))]))
     }
@@ -33,11 +36,12 @@ extension GmailRouter {
         guard let name = catalog.name(of: id) else { throw .notFound }
         let c = await mailbox.counters(label: id)
         let isSystem = LabelCatalog.systemIds.contains(id)
-        return .json(.object([
-            ("id", .string(id)), ("name", .string(name)), ("type", .string(isSystem ? "system" : "user")),
-            ("messagesTotal", .int(Int64(c.messages))), ("messagesUnread", .int(Int64(c.unread))),
-            ("threadsTotal", .int(Int64(c.threads))), ("threadsUnread", .int(Int64(c.threadsUnread))),
-        ]))
+        return .json(
+            .object([
+                ("id", .string(id)), ("name", .string(name)), ("type", .string(isSystem ? "system" : "user")),
+                ("messagesTotal", .int(Int64(c.messages))), ("messagesUnread", .int(Int64(c.unread))),
+                ("threadsTotal", .int(Int64(c.threads))), ("threadsUnread", .int(Int64(c.threadsUnread))),
+            ]))
     }
 
     func sendAsList() -> EmulatorResponse {
@@ -58,7 +62,9 @@ extension GmailRouter {
     /// `maxResults` with Gmail's default 100 and clamp to 500.
     static func pageSize(_ request: EmulatorRequest) throws(GmailError) -> Int {
         guard let text = request.param("maxResults") else { return 100 }
-        guard let value = Int(text), value >= 0 else { throw .badRequest("Invalid value for maxResults: \(text)", reason: "invalidArgument") }
+        guard let value = Int(text), value >= 0 else {
+            throw .badRequest("Invalid value for maxResults: \(text)", reason: "invalidArgument")
+        }
         return value == 0 ? 100 : min(value, 500)
     }
 
@@ -70,19 +76,30 @@ extension GmailRouter {
             cursor = (date, id)
         }
         let labelIds = request.params("labelIds")
-        let query = MessageQuery(request.param("q") ?? "", labels: await mailbox.labelCatalog,
-                                 nowMs: Int64(Date().timeIntervalSince1970 * 1000))
-        let includeSpamTrash = request.param("includeSpamTrash") == "true" || query.mentionsSpamOrTrash
+        let query = MessageQuery(
+            request.param("q") ?? "", labels: await mailbox.labelCatalog,
+            nowMs: Int64(Date().timeIntervalSince1970 * 1000))
+        let includeSpamTrash =
+            request.param("includeSpamTrash") == "true" || query.mentionsSpamOrTrash
             || labelIds.contains("SPAM") || labelIds.contains("TRASH")
-        let result = await mailbox.list(matching: { message in
-            if !includeSpamTrash && (message.labelIds.contains("SPAM") || message.labelIds.contains("TRASH")) { return false }
-            return labelIds.allSatisfy(message.labelIds.contains) && query.matches(message)
-        }, after: cursor, limit: limit)
-        let next = result.hasMore ? result.page.last.map { PageToken.messages(internalDateMs: $0.internalDateMs, id: $0.id).encoded } : nil
-        return .json(JSONValue.compact([
-            ("messages", .array(result.page.map { .object([("id", .string($0.id)), ("threadId", .string($0.threadId))]) })),
-            ("nextPageToken", next.map(JSONValue.string)), ("resultSizeEstimate", .int(Int64(result.total))),
-        ]))
+        let result = await mailbox.list(
+            matching: { message in
+                if !includeSpamTrash && (message.labelIds.contains("SPAM") || message.labelIds.contains("TRASH")) {
+                    return false
+                }
+                return labelIds.allSatisfy(message.labelIds.contains) && query.matches(message)
+            }, after: cursor, limit: limit)
+        let next =
+            result.hasMore
+            ? result.page.last.map { PageToken.messages(internalDateMs: $0.internalDateMs, id: $0.id).encoded } : nil
+        return .json(
+            JSONValue.compact([
+                (
+                    "messages",
+                    .array(result.page.map { .object([("id", .string($0.id)), ("threadId", .string($0.threadId))]) })
+                ),
+                ("nextPageToken", next.map(JSONValue.string)), ("resultSizeEstimate", .int(Int64(result.total))),
+            ]))
     }
 
     static func format(_ request: EmulatorRequest, allowRaw: Bool = true) throws(GmailError) -> MessageRenderer.Format {
@@ -93,10 +110,13 @@ extension GmailRouter {
         return format
     }
 
-    func render(_ message: StoredMessage, _ format: MessageRenderer.Format, _ request: EmulatorRequest) async -> JSONValue {
+    func render(_ message: StoredMessage, _ format: MessageRenderer.Format, _ request: EmulatorRequest) async
+        -> JSONValue
+    {
         let snippet = await mailbox.snippet(for: message.id)
         let renderer = MessageRenderer(inlineLimit: inlineLimit, attachmentNonce: UInt64.random(in: 0..<1_000_000))
-        return renderer.render(message, snippet: snippet, format: format, metadataHeaders: request.params("metadataHeaders"))
+        return renderer.render(
+            message, snippet: snippet, format: format, metadataHeaders: request.params("metadataHeaders"))
     }
 
     func messageGet(_ id: String, _ request: EmulatorRequest) async throws(GmailError) -> EmulatorResponse {
@@ -107,13 +127,16 @@ extension GmailRouter {
 
     /// The minimal shape returned by modify/trash/untrash, as seen from real Gmail.
     func minimal(_ message: StoredMessage) -> EmulatorResponse {
-        .json(JSONValue.compact([
-            ("id", .string(message.id)), ("threadId", .string(message.threadId)),
-            ("labelIds", .array(message.labelIds.map(JSONValue.string))),
-        ]))
+        .json(
+            JSONValue.compact([
+                ("id", .string(message.id)), ("threadId", .string(message.threadId)),
+                ("labelIds", .array(message.labelIds.map(JSONValue.string))),
+            ]))
     }
 
-    static func labelLists(_ request: EmulatorRequest) throws(GmailError) -> (add: [String], remove: [String], ids: [String]) {
+    static func labelLists(_ request: EmulatorRequest) throws(GmailError) -> (
+        add: [String], remove: [String], ids: [String]
+    ) {
         let body = request.body.isEmpty ? JSONValue.object([]) : JSONValue.parse(request.body)
         guard let body, case .object = body else { throw .badRequest("Invalid JSON payload received.") }
         let strings = { (key: String) in body[key]?.arrayValue?.compactMap(\.stringValue) ?? [] }
@@ -127,21 +150,27 @@ extension GmailRouter {
 
     func batchModify(_ request: EmulatorRequest) async throws(GmailError) -> EmulatorResponse {
         let lists = try GmailRouter.labelLists(request)
-        guard lists.ids.count <= 1000 else { throw .badRequest("Too many ids: \(lists.ids.count), limit 1000", reason: "invalidArgument") }
+        guard lists.ids.count <= 1000 else {
+            throw .badRequest("Too many ids: \(lists.ids.count), limit 1000", reason: "invalidArgument")
+        }
         try await mailbox.batchModify(lists.ids, add: lists.add, remove: lists.remove)
         return .noContent
     }
 
     func batchDelete(_ request: EmulatorRequest) async throws(GmailError) -> EmulatorResponse {
         let lists = try GmailRouter.labelLists(request)
-        guard lists.ids.count <= 1000 else { throw .badRequest("Too many ids: \(lists.ids.count), limit 1000", reason: "invalidArgument") }
+        guard lists.ids.count <= 1000 else {
+            throw .badRequest("Too many ids: \(lists.ids.count), limit 1000", reason: "invalidArgument")
+        }
         for id in lists.ids { try? await mailbox.delete(id) }
         return .noContent
     }
 
     func attachment(_ messageId: String, _ attachmentId: String) async throws(GmailError) -> EmulatorResponse {
         guard let message = await mailbox.message(messageId) else { throw .notFound }
-        guard let parsed = AttachmentID(attachmentId), parsed.messageId == messageId else { throw .badRequest("Invalid attachment id") }
+        guard let parsed = AttachmentID(attachmentId), parsed.messageId == messageId else {
+            throw .badRequest("Invalid attachment id")
+        }
         guard let bytes = MessageRenderer.partBody(raw: message.raw, partId: parsed.partId) else { throw .notFound }
         return .json(JSONValue(MessagePartBody(size: bytes.count, data: Base64URL.encode(bytes, padded: true))))
     }
@@ -152,9 +181,10 @@ extension GmailRouter {
         guard let last = members.last else { throw .notFound }
         var rendered: [JSONValue] = []
         for message in members { rendered.append(await render(message, format, request)) }
-        return .json(.object([
-            ("id", .string(id)), ("historyId", .string(String(members.map(\.historyId).max() ?? last.historyId))),
-            ("messages", .array(rendered)),
-        ]))
+        return .json(
+            .object([
+                ("id", .string(id)), ("historyId", .string(String(members.map(\.historyId).max() ?? last.historyId))),
+                ("messages", .array(rendered)),
+            ]))
     }
 }

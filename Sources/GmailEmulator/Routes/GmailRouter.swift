@@ -20,7 +20,8 @@ struct GmailRouter: Sendable {
 
     /// Handles one Gmail API request; the method name is returned for the request log.
     func handle(_ request: EmulatorRequest) async -> (EmulatorResponse, String?) {
-        guard let token = request.bearerToken ?? request.param("access_token"), await oauth.isValid(accessToken: token) else {
+        guard let token = request.bearerToken ?? request.param("access_token"), await oauth.isValid(accessToken: token)
+        else {
             return (.error(.unauthenticated), nil)
         }
         let segments = request.segments
@@ -32,8 +33,9 @@ struct GmailRouter: Sendable {
             return (.error(.delegationDenied(userId)), nil)
         }
         let route: Route
-        do throws(GmailError) { route = try resolve(request.method, Array(segments.dropFirst(4))) }
-        catch { return (.error(error), nil) }
+        do throws(GmailError) { route = try resolve(request.method, Array(segments.dropFirst(4))) } catch {
+            return (.error(error), nil)
+        }
 
         var emptyHistoryPage = false
         if let fault = await faults.fault(method: route.name, messageId: route.messageId) {
@@ -50,12 +52,18 @@ struct GmailRouter: Sendable {
         }
         var response: EmulatorResponse
         do throws(GmailError) {
-            if emptyHistoryPage { response = try await emptyHistory(request) } else { response = try await route.run(request) }
+            if emptyHistoryPage {
+                response = try await emptyHistory(request)
+            } else {
+                response = try await route.run(request)
+            }
         } catch {
             return (.error(error), route.name)
         }
         if let fields = request.param("fields"), response.status == 200 {
-            guard let mask = FieldMask(fields) else { return (.error(.badRequest("Invalid field selection \(fields)")), route.name) }
+            guard let mask = FieldMask(fields) else {
+                return (.error(.badRequest("Invalid field selection \(fields)")), route.name)
+            }
             if let value = JSONValue.parse(response.body) { response.body = mask.apply(to: value).serialized() }
         }
         return (response, route.name)
@@ -65,41 +73,60 @@ struct GmailRouter: Sendable {
     /// authentication, no body): what an early fault needs to pick its rule.
     func methodName(of request: EmulatorRequest) -> (name: String, messageId: String?)? {
         let segments = request.segments
-        guard segments.count >= 4, segments[0] == "gmail", segments[1] == "v1", segments[2] == "users" else { return nil }
+        guard segments.count >= 4, segments[0] == "gmail", segments[1] == "v1", segments[2] == "users" else {
+            return nil
+        }
         guard let route = try? resolve(request.method, Array(segments.dropFirst(4))) else { return nil }
         return (route.name, route.messageId)
     }
 
     /// Maps method + path below `users/{userId}` to a route.
     private func resolve(_ method: String, _ rest: [String]) throws(GmailError) -> Route {
-        func route(_ name: String, _ id: String? = nil, _ run: @escaping @Sendable (EmulatorRequest) async throws(GmailError) -> EmulatorResponse) throws(GmailError) -> Route {
+        func route(
+            _ name: String, _ id: String? = nil,
+            _ run: @escaping @Sendable (EmulatorRequest) async throws(GmailError) -> EmulatorResponse
+        ) throws(GmailError) -> Route {
             if let id, id.isEmpty || !id.allSatisfy(\.isHexDigit) { throw .badRequest("Invalid id value") }
             return Route(name: name, messageId: id, run: run)
         }
         switch (method, rest.count, rest.first ?? "") {
         case ("GET", 1, "profile"): return try route("getProfile") { _ throws(GmailError) in await self.profile() }
         case ("GET", 1, "labels"): return try route("labels.list") { _ throws(GmailError) in await self.labelsList() }
-        case ("GET", 2, "labels"): return try route("labels.get") { _ throws(GmailError) in try await self.labelGet(rest[1]) }
+        case ("GET", 2, "labels"):
+            return try route("labels.get") { _ throws(GmailError) in try await self.labelGet(rest[1]) }
         case ("GET", 2, "settings") where rest[1] == "sendAs":
             return try route("settings.sendAs.list") { _ throws(GmailError) in self.sendAsList() }
-        case ("GET", 1, "messages"): return try route("messages.list") { r throws(GmailError) in try await self.messagesList(r) }
+        case ("GET", 1, "messages"):
+            return try route("messages.list") { r throws(GmailError) in try await self.messagesList(r) }
         case ("POST", 2, "messages") where rest[1] == "batchModify":
             return try route("messages.batchModify") { r throws(GmailError) in try await self.batchModify(r) }
         case ("POST", 2, "messages") where rest[1] == "batchDelete":
             return try route("messages.batchDelete") { r throws(GmailError) in try await self.batchDelete(r) }
-        case ("GET", 2, "messages"): return try route("messages.get", rest[1]) { r throws(GmailError) in try await self.messageGet(rest[1], r) }
+        case ("GET", 2, "messages"):
+            return try route("messages.get", rest[1]) { r throws(GmailError) in try await self.messageGet(rest[1], r) }
         case ("DELETE", 2, "messages"):
-            return try route("messages.delete", rest[1]) { _ throws(GmailError) in try await self.mailbox.delete(rest[1]); return .noContent }
+            return try route("messages.delete", rest[1]) { _ throws(GmailError) in
+                try await self.mailbox.delete(rest[1])
+                return .noContent
+            }
         case ("POST", 3, "messages") where rest[2] == "modify":
             return try route("messages.modify", rest[1]) { r throws(GmailError) in try await self.modify(rest[1], r) }
         case ("POST", 3, "messages") where rest[2] == "trash":
-            return try route("messages.trash", rest[1]) { _ throws(GmailError) in self.minimal(try await self.mailbox.trash(rest[1])) }
+            return try route("messages.trash", rest[1]) { _ throws(GmailError) in
+                self.minimal(try await self.mailbox.trash(rest[1]))
+            }
         case ("POST", 3, "messages") where rest[2] == "untrash":
-            return try route("messages.untrash", rest[1]) { _ throws(GmailError) in self.minimal(try await self.mailbox.untrash(rest[1])) }
+            return try route("messages.untrash", rest[1]) { _ throws(GmailError) in
+                self.minimal(try await self.mailbox.untrash(rest[1]))
+            }
         case ("GET", 4, "messages") where rest[2] == "attachments":
-            return try route("messages.attachments.get", rest[1]) { _ throws(GmailError) in try await self.attachment(rest[1], rest[3]) }
-        case ("GET", 1, "history"): return try route("history.list") { r throws(GmailError) in try await self.historyList(r) }
-        case ("GET", 2, "threads"): return try route("threads.get") { r throws(GmailError) in try await self.threadGet(rest[1], r) }
+            return try route("messages.attachments.get", rest[1]) { _ throws(GmailError) in
+                try await self.attachment(rest[1], rest[3])
+            }
+        case ("GET", 1, "history"):
+            return try route("history.list") { r throws(GmailError) in try await self.historyList(r) }
+        case ("GET", 2, "threads"):
+            return try route("threads.get") { r throws(GmailError) in try await self.threadGet(rest[1], r) }
         default:
             throw .notFound
         }

@@ -12,7 +12,9 @@ struct EmulatorCore: Sendable {
     let inlineLimit: Int
     let baseURL: @Sendable () -> String
 
-    var router: GmailRouter { GmailRouter(mailbox: mailbox, oauth: oauth, faults: faults, quota: quota, inlineLimit: inlineLimit) }
+    var router: GmailRouter {
+        GmailRouter(mailbox: mailbox, oauth: oauth, faults: faults, quota: quota, inlineLimit: inlineLimit)
+    }
 
     func handle(_ request: EmulatorRequest) async -> EmulatorResponse {
         let path = request.path
@@ -23,8 +25,10 @@ struct EmulatorCore: Sendable {
         } else if Self.isBatch(path) {
             guard request.method == "POST" else { return .error(.methodNotAllowed) }
             if let outer = await batchFault() {
-                await log.record(.init(method: request.method, path: path, query: "", status: outer.status,
-                                       gmailMethod: FaultInjector.batchMethod, timeMs: Int64(Date().timeIntervalSince1970 * 1000)))
+                await log.record(
+                    .init(
+                        method: request.method, path: path, query: "", status: outer.status,
+                        gmailMethod: FaultInjector.batchMethod, timeMs: Int64(Date().timeIntervalSince1970 * 1000)))
                 return outer
             }
             let (batchResponse, inner) = await BatchHandler(router: router).handle(request)
@@ -37,19 +41,26 @@ struct EmulatorCore: Sendable {
                 let pieces = target.split(separator: "?", maxSplits: 1).map(String.init)
                 let innerPath = pieces.first ?? ""
                 let method = words.first ?? ""
-                let isMessageGet = method == "GET" && innerPath.contains("/messages/") && !innerPath.contains("/attachments/")
-                await log.record(.init(
-                    method: method, path: "batch:" + innerPath, query: pieces.count > 1 ? pieces[1] : "", status: status,
-                    gmailMethod: isMessageGet ? "messages.get" : nil, timeMs: now))
+                let isMessageGet =
+                    method == "GET" && innerPath.contains("/messages/") && !innerPath.contains("/attachments/")
+                await log.record(
+                    .init(
+                        method: method, path: "batch:" + innerPath, query: pieces.count > 1 ? pieces[1] : "",
+                        status: status,
+                        gmailMethod: isMessageGet ? "messages.get" : nil, timeMs: now))
             }
             response = batchResponse
         } else if path.hasPrefix("/_emulator/") {
-            return await ControlRoutes(mailbox: mailbox, oauth: oauth, faults: faults, quota: quota, log: log).handle(request)
+            return await ControlRoutes(mailbox: mailbox, oauth: oauth, faults: faults, quota: quota, log: log).handle(
+                request)
         } else {
             response = await oauthRoute(request)
         }
-        await log.record(.init(method: request.method, path: path, query: request.query.map { "\($0.0)=\($0.1)" }.joined(separator: "&"),
-                               status: response.status, gmailMethod: gmailMethod, timeMs: Int64(Date().timeIntervalSince1970 * 1000)))
+        await log.record(
+            .init(
+                method: request.method, path: path,
+                query: request.query.map { "\($0.0)=\($0.1)" }.joined(separator: "&"),
+                status: response.status, gmailMethod: gmailMethod, timeMs: Int64(Date().timeIntervalSince1970 * 1000)))
         return response
     }
 
@@ -67,9 +78,14 @@ struct EmulatorCore: Sendable {
         } else {
             return false  // OAuth and control requests are never faulted
         }
-        guard await faults.fault(method: name, messageId: messageId, stage: .beforeBody) == .dropBeforeBody else { return false }
-        await log.record(.init(method: head.method, path: head.path, query: head.query.map { "\($0.0)=\($0.1)" }.joined(separator: "&"),
-                               status: 0, gmailMethod: name, timeMs: Int64(Date().timeIntervalSince1970 * 1000)))
+        guard await faults.fault(method: name, messageId: messageId, stage: .beforeBody) == .dropBeforeBody else {
+            return false
+        }
+        await log.record(
+            .init(
+                method: head.method, path: head.path,
+                query: head.query.map { "\($0.0)=\($0.1)" }.joined(separator: "&"),
+                status: 0, gmailMethod: name, timeMs: Int64(Date().timeIntervalSince1970 * 1000)))
         return true
     }
 
@@ -79,8 +95,12 @@ struct EmulatorCore: Sendable {
         guard let fault = await faults.fault(method: FaultInjector.batchMethod, messageId: nil) else { return nil }
         switch fault {
         case .drop: return EmulatorResponse(status: 0, dropConnection: true)
-        case .slow(let ms): try? await Task.sleep(for: .milliseconds(ms)); return nil
-        case .hold: await faults.hold(); return nil
+        case .slow(let ms):
+            try? await Task.sleep(for: .milliseconds(ms))
+            return nil
+        case .hold:
+            await faults.hold()
+            return nil
         default: return fault.error.map { .error($0) }
         }
     }
@@ -95,14 +115,16 @@ struct EmulatorCore: Sendable {
         case ("POST", "/device/code"): return await oauth.deviceCode(request)
         case ("GET", "/.well-known/openid-configuration"):
             let base = baseURL()
-            return .json(.object([
-                ("issuer", .string(base)), ("authorization_endpoint", .string(base + "/o/oauth2/v2/auth")),
-                ("device_authorization_endpoint", .string(base + "/device/code")), ("token_endpoint", .string(base + "/token")),
-                ("revocation_endpoint", .string(base + "/revoke")),
-                ("response_types_supported", .array([.string("code")])),
-                ("code_challenge_methods_supported", .array([.string("plain"), .string("S256")])),
-                ("grant_types_supported", .array([.string("authorization_code"), .string("refresh_token")])),
-            ]))
+            return .json(
+                .object([
+                    ("issuer", .string(base)), ("authorization_endpoint", .string(base + "/o/oauth2/v2/auth")),
+                    ("device_authorization_endpoint", .string(base + "/device/code")),
+                    ("token_endpoint", .string(base + "/token")),
+                    ("revocation_endpoint", .string(base + "/revoke")),
+                    ("response_types_supported", .array([.string("code")])),
+                    ("code_challenge_methods_supported", .array([.string("plain"), .string("S256")])),
+                    ("grant_types_supported", .array([.string("authorization_code"), .string("refresh_token")])),
+                ]))
         default: return .error(.notFound)
         }
     }

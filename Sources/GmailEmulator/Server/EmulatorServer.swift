@@ -11,8 +11,9 @@ import ServiceLifecycle
 /// real port — no sleeps — and returns a handle whose `shutdown()` stops it gracefully.
 public enum EmulatorServer {
     public static func start(_ configuration: EmulatorConfiguration) async throws -> RunningEmulator {
-        let mailbox = MailboxState(account: configuration.account, seed: configuration.seed,
-                                   historyRetention: configuration.historyRetention, aliases: configuration.aliases)
+        let mailbox = MailboxState(
+            account: configuration.account, seed: configuration.seed,
+            historyRetention: configuration.historyRetention, aliases: configuration.aliases)
         try await MailboxLoader.load(configuration.mailbox, into: mailbox, seed: configuration.seed)
         let oauth = OAuthServer(settings: configuration.oauth, seed: configuration.seed)
         if let journalPath = configuration.journalPath {
@@ -21,7 +22,8 @@ public enum EmulatorServer {
         let base = BaseURLBox()
         let core = EmulatorCore(
             mailbox: mailbox, oauth: oauth,
-            faults: FaultInjector(seed: configuration.seed), quota: QuotaLedger(unitsPerSecond: configuration.quotaUnitsPerSecond),
+            faults: FaultInjector(seed: configuration.seed),
+            quota: QuotaLedger(unitsPerSecond: configuration.quotaUnitsPerSecond),
             log: RequestLog(), inlineLimit: configuration.inlineBodyLimit, baseURL: { base.value })
 
         var logger = Logger(label: "gmail-emulator")
@@ -62,8 +64,10 @@ public enum EmulatorError: Error, Sendable, LocalizedError {
 
     public var errorDescription: String? {
         switch self {
-        case .couldNotBind(let host, let port): "cannot listen on \(host):\(port); choose another --port (0 picks a free one)"
-        case .unreadableMailbox(let path): "cannot read a mailbox at \(path); pass a directory of .eml files or an mbox file"
+        case .couldNotBind(let host, let port):
+            "cannot listen on \(host):\(port); choose another --port (0 picks a free one)"
+        case .unreadableMailbox(let path):
+            "cannot read a mailbox at \(path); pass a directory of .eml files or an mbox file"
         }
     }
 }
@@ -126,24 +130,28 @@ enum HummingbirdAdapter {
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.canonicalName] = field.value }
         let buffer = try await request.body.collect(upTo: 64 << 20)
-        let emulatorRequest = EmulatorRequest(method: request.method.rawValue, target: request.head.path ?? "/",
-                                              headers: headers, body: Array(buffer.readableBytesView))
+        let emulatorRequest = EmulatorRequest(
+            method: request.method.rawValue, target: request.head.path ?? "/",
+            headers: headers, body: Array(buffer.readableBytesView))
         let response = await core.handle(emulatorRequest)
         if response.dropConnection {
             // Cut off mid-answer: a status line and a few body bytes, then the connection closes. Bytes
             // arrived, so no client can mistake this for a stale kept-alive connection and quietly
             // re-send; it must report the truncated reply.
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(contentLength: 64) { writer in
-                try await writer.write(ByteBuffer(string: "{\"emailAdd"))
-                throw DroppedConnection()
-            })
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: ResponseBody(contentLength: 64) { writer in
+                    try await writer.write(ByteBuffer(string: "{\"emailAdd"))
+                    throw DroppedConnection()
+                })
         }
         var fields = HTTPFields()
         for (name, value) in response.headers {
             if let fieldName = HTTPField.Name(name) { fields.append(HTTPField(name: fieldName, value: value)) }
         }
-        return Response(status: HTTPResponse.Status(code: response.status), headers: fields,
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: response.body)))
+        return Response(
+            status: HTTPResponse.Status(code: response.status), headers: fields,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: response.body)))
     }
 
     /// Aborts the connection with a TCP reset (SO_LINGER 0, then close) before any byte of a response, so

@@ -19,7 +19,8 @@ public struct EmulatorRequest: Sendable {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         self.path = String(parts.first ?? "")
         self.query = parts.count > 1 ? EmulatorRequest.parseForm(String(parts[1])) : []
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        self.headers = Dictionary(
+            headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
         self.body = body
     }
 

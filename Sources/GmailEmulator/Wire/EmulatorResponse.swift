@@ -14,9 +14,11 @@ public struct EmulatorResponse: Sendable {
     }
 
     /// A JSON response (`application/json; charset=UTF-8`, as Google labels it).
-    public static func json(_ value: JSONValue, status: Int = 200, headers: [(String, String)] = []) -> EmulatorResponse {
-        EmulatorResponse(status: status, headers: [("Content-Type", "application/json; charset=UTF-8")] + headers,
-                         body: value.serialized())
+    public static func json(_ value: JSONValue, status: Int = 200, headers: [(String, String)] = []) -> EmulatorResponse
+    {
+        EmulatorResponse(
+            status: status, headers: [("Content-Type", "application/json; charset=UTF-8")] + headers,
+            body: value.serialized())
     }
 
     /// 204 with no body (`batchModify`, `delete`).

@@ -18,26 +18,37 @@ public struct GmailError: Error, Sendable, Equatable {
 
     /// The `{"error": {...}}` body.
     public var body: JSONValue {
-        var detail: [(String, JSONValue?)] = [("message", .string(detailMessage ?? message)), ("domain", .string(domain))]
+        var detail: [(String, JSONValue?)] = [
+            ("message", .string(detailMessage ?? message)), ("domain", .string(domain)),
+        ]
         if let reason { detail.append(("reason", .string(reason))) }
         if let location {
             detail.append(("location", .string(location.name)))
             detail.append(("locationType", .string(location.type)))
         }
         let errors: JSONValue? = reason == nil ? nil : .array([JSONValue.compact(detail)])
-        return .object([("error", JSONValue.compact([
-            ("code", .int(Int64(code))), ("message", .string(message)), ("errors", errors),
-            ("status", status.map(JSONValue.string)),
-        ]))])
+        return .object([
+            (
+                "error",
+                JSONValue.compact([
+                    ("code", .int(Int64(code))), ("message", .string(message)), ("errors", errors),
+                    ("status", status.map(JSONValue.string)),
+                ])
+            )
+        ])
     }
 
     public static let notFound = GmailError(
-        code: 404, message: "Requested entity was not found.", reason: "notFound", domain: "global", status: "NOT_FOUND")
+        code: 404, message: "Requested entity was not found.", reason: "notFound", domain: "global", status: "NOT_FOUND"
+    )
 
-    public static let unauthenticated = GmailError.withDetail(GmailError(
-        code: 401,
-        message: "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.",
-        reason: "authError", domain: "global", status: "UNAUTHENTICATED", location: ("Authorization", "header")), "Invalid Credentials")
+    public static let unauthenticated = GmailError.withDetail(
+        GmailError(
+            code: 401,
+            message:
+                "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.",
+            reason: "authError", domain: "global", status: "UNAUTHENTICATED", location: ("Authorization", "header")),
+        "Invalid Credentials")
 
     static func withDetail(_ error: GmailError, _ detail: String) -> GmailError {
         var copy = error
@@ -54,8 +65,9 @@ public struct GmailError: Error, Sendable, Equatable {
     }
 
     public static func delegationDenied(_ userId: String) -> GmailError {
-        GmailError(code: 403, message: "Delegation denied for \(userId)", reason: "forbidden", domain: "global",
-                   status: "PERMISSION_DENIED")
+        GmailError(
+            code: 403, message: "Delegation denied for \(userId)", reason: "forbidden", domain: "global",
+            status: "PERMISSION_DENIED")
     }
 
     public static let tooManyConcurrent = GmailError(
@@ -63,8 +75,9 @@ public struct GmailError: Error, Sendable, Equatable {
         status: "RESOURCE_EXHAUSTED", retryAfterSeconds: 1)
 
     public static func quotaExceeded(retryAfter: Int) -> GmailError {
-        GmailError(code: 429, message: "Resource has been exhausted (e.g. check quota).", reason: "rateLimitExceeded",
-                   domain: "global", status: "RESOURCE_EXHAUSTED", retryAfterSeconds: retryAfter)
+        GmailError(
+            code: 429, message: "Resource has been exhausted (e.g. check quota).", reason: "rateLimitExceeded",
+            domain: "global", status: "RESOURCE_EXHAUSTED", retryAfterSeconds: retryAfter)
     }
 
     /// A token without the scope the method needs (gmail.readonly calling modify): permanent.
@@ -88,12 +101,15 @@ public struct GmailError: Error, Sendable, Equatable {
 
     /// The whole-batch failure for more than 100 inner calls: Google sends no `errors` array here.
     public static func batchTooLarge(_ count: Int) -> GmailError {
-        GmailError(code: 400, message: "Inner request count exceeds the limit. Received: \(count), Limit: 100",
-                   reason: nil, domain: "global", status: "INVALID_ARGUMENT")
+        GmailError(
+            code: 400, message: "Inner request count exceeds the limit. Received: \(count), Limit: 100",
+            reason: nil, domain: "global", status: "INVALID_ARGUMENT")
     }
 
-    init(code: Int, message: String, reason: String?, domain: String, status: String?,
-         location: (name: String, type: String)? = nil, retryAfterSeconds: Int? = nil) {
+    init(
+        code: Int, message: String, reason: String?, domain: String, status: String?,
+        location: (name: String, type: String)? = nil, retryAfterSeconds: Int? = nil
+    ) {
         self.code = code
         self.message = message
         self.reason = reason

@@ -49,7 +49,9 @@ enum CSSFilter {
                 let property = trimmed(bytes[start..<colon])
                 guard !property.isEmpty else { return }
                 let name = String(decoding: property.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }, as: UTF8.self)
-                declarations.append(CSSDeclaration(property: name, value: String(decoding: trimmed(bytes[(colon + 1)..<end]), as: UTF8.self)))
+                declarations.append(
+                    CSSDeclaration(
+                        property: name, value: String(decoding: trimmed(bytes[(colon + 1)..<end]), as: UTF8.self)))
             }
             for index in 0..<bytes.count {
                 let byte = bytes[index]
@@ -74,7 +76,8 @@ enum CSSFilter {
 
     /// Trims ASCII whitespace and control bytes at both ends.
     static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>.SubSequence) -> ArraySlice<UInt8> {
-        var lower = bytes.startIndex, upper = bytes.endIndex
+        var lower = bytes.startIndex
+        var upper = bytes.endIndex
         while lower < upper, bytes[lower] <= 0x20 || bytes[lower] == 0x7F { lower += 1 }
         while upper > lower, bytes[upper - 1] <= 0x20 || bytes[upper - 1] == 0x7F { upper -= 1 }
         return ArraySlice(bytes[lower..<upper])
@@ -110,7 +113,9 @@ enum CSSFilter {
     static func plainValue(_ value: String) -> String {
         var text = value.lowercased()
         // Most values have no "!" at all: only those pay for the search.
-        if text.utf8.contains(UInt8(ascii: "!")), let range = text.range(of: "!important") { text.removeSubrange(range) }
+        if text.utf8.contains(UInt8(ascii: "!")), let range = text.range(of: "!important") {
+            text.removeSubrange(range)
+        }
         return text.trimmingCSSWhitespace()
     }
 
@@ -134,7 +139,9 @@ extension StringProtocol {
     func trimmingCSSWhitespace() -> String {
         // Fast path: printable ASCII at both ends needs no trimming (and no Unicode properties).
         let whole = String(self)
-        if let first = whole.utf8.first, let last = whole.utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+        if let first = whole.utf8.first, let last = whole.utf8.last, first > 0x20, first < 0x7F, last > 0x20,
+            last < 0x7F
+        {
             return whole
         }
         let isSpace: (Character) -> Bool = { $0.isWhitespace || $0.isASCIIControl }

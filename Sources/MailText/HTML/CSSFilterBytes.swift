@@ -28,7 +28,8 @@ extension CSSFilter {
             } else if !atEnd && byte == 0x29 {  // )
                 depth = max(0, depth - 1)
             } else if byte == 0x3B && (depth == 0 || atEnd) {  // ;
-                self.appendDeclaration(UnsafeBufferPointer(rebasing: style[start..<index]), to: &output, compactScratch: &compactScratch)
+                self.appendDeclaration(
+                    UnsafeBufferPointer(rebasing: style[start..<index]), to: &output, compactScratch: &compactScratch)
                 start = index + 1
             }
             index += 1
@@ -55,7 +56,8 @@ extension CSSFilter {
                     name.starts(with: prefix) && (name.count == prefix.count || name[prefix.count] == UInt8(ascii: "-"))
                 }
         }
-        guard allowed, self.isSafeValue(UnsafeBufferPointer(rebasing: declaration[value]), compactScratch: &compactScratch)
+        guard allowed,
+            self.isSafeValue(UnsafeBufferPointer(rebasing: declaration[value]), compactScratch: &compactScratch)
         else { return }
         if !output.isEmpty {
             output.append(UInt8(ascii: ";"))
@@ -75,7 +77,9 @@ extension CSSFilter {
             var length = 0
             for byte in value {
                 if byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") { return false }
-                if (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D && byte != 0x0C) || byte == 0x7F { return false }
+                if (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D && byte != 0x0C) || byte == 0x7F {
+                    return false
+                }
                 if byte <= 0x20 { continue }
                 scratch[length] = self.lowercased(byte)
                 length += 1
@@ -103,7 +107,8 @@ extension CSSFilter {
 
     /// The range of `bytes[lower..<upper]` without ASCII whitespace and controls at either end.
     private static func trimmedRange(_ bytes: UnsafeBufferPointer<UInt8>, _ lower: Int, _ upper: Int) -> Range<Int> {
-        var lower = lower, upper = upper
+        var lower = lower
+        var upper = upper
         while lower < upper, bytes[lower] <= 0x20 || bytes[lower] == 0x7F { lower += 1 }
         while upper > lower, bytes[upper - 1] <= 0x20 || bytes[upper - 1] == 0x7F { upper -= 1 }
         return lower..<upper

@@ -78,7 +78,9 @@ enum SanitizingParser {
         defer { context.pointee.userData = UnsafeMutableRawPointer(context) }
         bytes.withMemoryRebound(to: CChar.self) { chars in
             // No start-of-document callback is set, so no tree is built; free one defensively all the same.
-            if let document = htmlCtxtReadMemory(context, chars.baseAddress, Int32(chars.count), nil, "UTF-8", self.options) {
+            if let document = htmlCtxtReadMemory(
+                context, chars.baseAddress, Int32(chars.count), nil, "UTF-8", self.options)
+            {
                 xmlFreeDoc(document)
             }
         }

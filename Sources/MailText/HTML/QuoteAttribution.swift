@@ -130,7 +130,8 @@ enum QuoteAttribution {
                 node.removeFromTree()
             }
         }
-        for (ancestor, _) in ancestors.sorted(by: { $0.depth > $1.depth }) where !QuoteLines.hasVisibleContent(ancestor) {
+        for (ancestor, _) in ancestors.sorted(by: { $0.depth > $1.depth }) where !QuoteLines.hasVisibleContent(ancestor)
+        {
             ancestor.removeFromTree()
         }
     }

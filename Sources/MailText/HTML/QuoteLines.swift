@@ -18,16 +18,36 @@ enum QuoteLines {
     static let headerFields: [String: HeaderField] = {
         var table: [String: HeaderField] = [:]
         let groups: [(HeaderField, [String])] = [
-            (.from, ["from", "fra", "från", "von", "de", "da", "van", "od", "от", "lähettäjä", "feladó", "差出人",
-                     "发件人", "寄件者"]),
-            (.sent, ["sent", "date", "sendt", "skickat", "gesendet", "datum", "envoyé", "date d'envoi", "inviato",
-                     "data", "verzonden", "wysłano", "отправлено", "дата", "enviado", "enviada", "fecha",
-                     "lähetetty", "elküldve", "送信日時", "发送时间", "日期", "寄件日期"]),
-            (.to, ["to", "til", "till", "an", "à", "a", "aan", "do", "кому", "para", "vastaanottaja", "címzett",
-                   "宛先", "收件人", "收件者"]),
+            (
+                .from,
+                [
+                    "from", "fra", "från", "von", "de", "da", "van", "od", "от", "lähettäjä", "feladó", "差出人",
+                    "发件人", "寄件者",
+                ]
+            ),
+            (
+                .sent,
+                [
+                    "sent", "date", "sendt", "skickat", "gesendet", "datum", "envoyé", "date d'envoi", "inviato",
+                    "data", "verzonden", "wysłano", "отправлено", "дата", "enviado", "enviada", "fecha",
+                    "lähetetty", "elküldve", "送信日時", "发送时间", "日期", "寄件日期",
+                ]
+            ),
+            (
+                .to,
+                [
+                    "to", "til", "till", "an", "à", "a", "aan", "do", "кому", "para", "vastaanottaja", "címzett",
+                    "宛先", "收件人", "收件者",
+                ]
+            ),
             (.cc, ["cc", "kopi", "kopia", "kopie", "copie", "copia", "копия", "抄送", "副本"]),
-            (.subject, ["subject", "emne", "ämne", "betreff", "objet", "oggetto", "onderwerp", "temat", "тема",
-                        "asunto", "assunto", "aihe", "tárgy", "件名", "主题", "主旨"]),
+            (
+                .subject,
+                [
+                    "subject", "emne", "ämne", "betreff", "objet", "oggetto", "onderwerp", "temat", "тема",
+                    "asunto", "assunto", "aihe", "tárgy", "件名", "主题", "主旨",
+                ]
+            ),
         ]
         for (key, names) in groups {
             for name in names { table[name] = key }

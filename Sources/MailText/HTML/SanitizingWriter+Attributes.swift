@@ -31,7 +31,8 @@ extension SanitizingWriter {
                 case .contentID:
                     self.writeScratchAttribute(name)
                 case .web where self.blockRemoteImages:
-                    blockedHost = URLPolicy.displayHost(of: String(decoding: self.scratch, as: UTF8.self)) ?? blockedHost
+                    blockedHost =
+                        URLPolicy.displayHost(of: String(decoding: self.scratch, as: UTF8.self)) ?? blockedHost
                 case .web:
                     self.writeScratchAttribute(name)
                 case .fragment, .mailto, .unusable:
@@ -42,13 +43,17 @@ extension SanitizingWriter {
                 else { continue }
                 blockedHost = URLPolicy.displayHost(of: url) ?? blockedHost
             case .blockedHost:
-                guard let value, let host = URLPolicy.validatedHost(String(decoding: value, as: UTF8.self)) else { continue }
+                guard let value, let host = URLPolicy.validatedHost(String(decoding: value, as: UTF8.self)) else {
+                    continue
+                }
                 self.writeAttribute(name, host)
                 wroteBlockedHost = true
             case .target:
                 continue  // written again below, only for links that leave the message
             case .id:
-                guard let value, let id = QuoteContainers.markerID(String(decoding: value, as: UTF8.self)) else { continue }
+                guard let value, let id = QuoteContainers.markerID(String(decoding: value, as: UTF8.self)) else {
+                    continue
+                }
                 self.writeAttribute(name, id)
             }
         }

@@ -192,7 +192,9 @@ struct SanitizingWriter {
         let written = rule.isRenamed ? SanitizerRules.divName : name
         let parentName = parent.kind == .renamed ? SanitizerRules.divName : parent.name
         guard let parentName else { return false }
-        if Self.length(of: written) == Self.length(of: parentName) && memcmp(written, parentName, Self.length(of: written)) == 0 {
+        if Self.length(of: written) == Self.length(of: parentName)
+            && memcmp(written, parentName, Self.length(of: written)) == 0
+        {
             return rule.closesItself
         }
         var element = xmlNode()
@@ -237,7 +239,9 @@ struct SanitizingWriter {
             case UInt8(ascii: "\"") where inAttribute: entity = "&quot;"
             default: continue
             }
-            if index > runStart { self.output.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<index])) }
+            if index > runStart {
+                self.output.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<index]))
+            }
             self.append(entity)
             runStart = index + 1
         }

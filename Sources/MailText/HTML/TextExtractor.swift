@@ -171,7 +171,9 @@ struct TextExtractor {
             } else if Self.lineBlocks.contains(name) {
                 self.requestBreak(1)
             }
-            if (name == "div" || name == "p") && self.blockIsBlank && self.blockHasNonBreakingSpace && !self.output.isEmpty {
+            if (name == "div" || name == "p") && self.blockIsBlank && self.blockHasNonBreakingSpace
+                && !self.output.isEmpty
+            {
                 self.pendingNewlines += 1
             }
             self.blockIsBlank = false

@@ -80,7 +80,8 @@ extension TrackerList {
         }
         if let style = attribute("style") {
             if CSSFilter.hidesContent(style) { return true }
-            for declaration in CSSFilter.parse(style) where declaration.property == "width" || declaration.property == "height" {
+            for declaration in CSSFilter.parse(style)
+            where declaration.property == "width" || declaration.property == "height" {
                 if let pixels = CSSFilter.pixels(declaration.value), pixels <= 1 { return true }
             }
         }

@@ -42,7 +42,8 @@ enum TrailingQuote {
         var visible = false
         for declaration in CSSFilter.parse(style) {
             let value = declaration.value.lowercased()
-            let hidden = value.contains("none") || value.contains("hidden")
+            let hidden =
+                value.contains("none") || value.contains("hidden")
                 || value.split(separator: " ").first.map { CSSFilter.isZeroLength(String($0)) } == true
             switch declaration.property {
             case "border-left", "border-left-style":

@@ -42,7 +42,9 @@ enum URLPolicy {
         guard let colon = url.firstIndex(of: ":") else { return nil }
         let candidate = url[..<colon]
         guard let first = candidate.first, first.isASCII, first.isLetter else { return nil }
-        let valid = candidate.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }
+        let valid = candidate.allSatisfy {
+            $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".")
+        }
         return valid ? candidate.lowercased() : nil
     }
 
@@ -85,10 +87,15 @@ enum URLPolicy {
         }
         guard let authorityStart else { return nil }
         let rest = url[authorityStart...]
-        let hostEnd = rest.utf8.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") })
+        let hostEnd =
+            rest.utf8.firstIndex(where: {
+                $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+            })
             ?? rest.endIndex
         var authority = rest[..<hostEnd]
-        if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) { authority = authority[authority.index(after: at)...] }
+        if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) {
+            authority = authority[authority.index(after: at)...]
+        }
         if let colon = authority.utf8.lastIndex(of: UInt8(ascii: ":")) { authority = authority[..<colon] }
         let host = authority.lowercased()
         guard !host.isEmpty else { return nil }
@@ -106,7 +113,8 @@ enum URLPolicy {
     static func validatedHost(_ text: String) -> String? {
         let host = text.lowercased()
         let isHostByte: (UInt8) -> Bool = {
-            ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+            ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".")
+                || $0 == UInt8(ascii: "-")
         }
         guard !host.isEmpty, host.utf8.count <= 253, host.utf8.allSatisfy(isHostByte) else { return nil }
         return host
@@ -132,7 +140,8 @@ enum URLPolicy {
     /// either end (Unicode whitespace, which `clean(_:)` also trims) goes through the string functions.
     static func classify(_ raw: UnsafeBufferPointer<UInt8>, cleaned: inout [UInt8]) -> Kind {
         cleaned.removeAll(keepingCapacity: true)
-        var lower = 0, upper = raw.count
+        var lower = 0
+        var upper = raw.count
         while lower < upper, raw[lower] <= 0x20 { lower += 1 }
         while upper > lower, raw[upper - 1] <= 0x20 { upper -= 1 }
         guard lower < upper else { return .unusable }
@@ -157,7 +166,9 @@ enum URLPolicy {
     private static func kind(ofCleaned url: [UInt8]) -> Kind {
         guard let first = url.first else { return .unusable }
         if first == UInt8(ascii: "#") { return url.count > 1 ? .fragment : .unusable }
-        guard let colon = url.firstIndex(of: UInt8(ascii: ":")), colon > 0, Self.isLetter(first) else { return .unusable }
+        guard let colon = url.firstIndex(of: UInt8(ascii: ":")), colon > 0, Self.isLetter(first) else {
+            return .unusable
+        }
         var scheme: UInt64 = 0  // up to eight lowercased bytes, enough for every scheme compared below
         for index in 0..<colon {
             let byte = url[index]

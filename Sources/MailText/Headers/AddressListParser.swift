@@ -130,7 +130,8 @@ private struct Entry {
             let nextAt = after.firstIndex { $0.token == .special(UInt8(ascii: "@")) }
             // Comments up to the next address belong to this one: `bob@x (Bob Smith)`.
             let trailing = after[..<(nextAt.map { max(after.startIndex, $0 - 1) } ?? after.endIndex)]
-            let name = AddressText.phrase(nameLexemes)
+            let name =
+                AddressText.phrase(nameLexemes)
                 ?? AddressText.firstComment(Array(rest[..<at]) + Array(trailing))
             if !address.isEmpty { result.append(MailAddress(name: name, address: address)) }
             rest = nextAt == nil ? after[after.endIndex...] : after[trailing.endIndex...]

@@ -46,10 +46,14 @@ public enum ListHeaders {
     /// web form's URL alone.
     public static func posting(_ raw: [UInt8]) -> ListPosting? {
         for url in bracketedURLs(raw) {
-            guard url.count > 7, String(decoding: url.prefix(7), as: UTF8.self).lowercased() == "mailto:" else { continue }
+            guard url.count > 7, String(decoding: url.prefix(7), as: UTF8.self).lowercased() == "mailto:" else {
+                continue
+            }
             // `?subject=…` and other header fields of the URL (RFC 6068) are not part of the address.
             let addressPart = url.dropFirst(7).prefix { $0 != UInt8(ascii: "?") }
-            if let first = AddressListParser.parse(percentDecoded(addressPart)).first(where: { $0.address.contains("@") }) {
+            if let first = AddressListParser.parse(percentDecoded(addressPart)).first(where: {
+                $0.address.contains("@")
+            }) {
                 return .address(first)
             }
         }

@@ -32,7 +32,8 @@ extension AddressListParser {
             tokens[..<open].allSatisfy(isPhraseWord)
         else { return false }
         var inner = tokens[(open + 1)..<(tokens.count - 1)]
-        if let colon = inner.lastIndex(of: .special(UInt8(ascii: ":"))) { inner = inner[(colon + 1)...] }  // obsolete route
+        // obsolete route
+        if let colon = inner.lastIndex(of: .special(UInt8(ascii: ":"))) { inner = inner[(colon + 1)...] }
         return isAddrSpec(inner)
     }
 

@@ -92,7 +92,8 @@ struct ParameterScanner {
 
     /// Parameter-name bytes: letters, digits, `-`, `_`, `.`, `*`.
     private func isTokenByte(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
             || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || "-_.*".utf8.contains(byte)
     }
 

@@ -24,14 +24,20 @@ public enum MIMEParser {
             headers: headers, mediaType: mediaType, parameters: contentType?.parameters ?? [:],
             disposition: disposition.map(\.value).flatMap { $0.isEmpty ? nil : $0 },
             dispositionParameters: disposition?.parameters ?? [:], partID: partID)
-        let encoding = TransferDecoding.Encoding(headerValue: headers.first("Content-Transfer-Encoding").map { String(decoding: $0, as: UTF8.self) })
+        let encoding = TransferDecoding.Encoding(
+            headerValue: headers.first("Content-Transfer-Encoding").map { String(decoding: $0, as: UTF8.self) })
 
         if part.isMultipart && depth < maximumDepth {
-            let boundary = part.parameters["boundary"].flatMap { $0.isEmpty ? nil : $0 } ?? MultipartSplitter.guessBoundary(in: body)
+            let boundary =
+                part.parameters["boundary"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? MultipartSplitter.guessBoundary(in: body)
             if let boundary {
                 let childDefault = mediaType == "multipart/digest" ? "message/rfc822" : "text/plain"
-                let sections = MultipartSplitter.split(body, boundary: Array(boundary.utf8))
-                    ?? MultipartSplitter.guessBoundary(in: body).flatMap { MultipartSplitter.split(body, boundary: Array($0.utf8)) }
+                let sections =
+                    MultipartSplitter.split(body, boundary: Array(boundary.utf8))
+                    ?? MultipartSplitter.guessBoundary(in: body).flatMap {
+                        MultipartSplitter.split(body, boundary: Array($0.utf8))
+                    }
                 if let sections, !sections.isEmpty {
                     part.children = sections.enumerated().map { index, section in
                         parsePart(section, partID: childID(partID, index), depth: depth + 1, defaultType: childDefault)
@@ -47,7 +53,9 @@ public enum MIMEParser {
         if mediaType == "message/rfc822" && depth < maximumDepth {
             // The embedded message may itself be transfer-encoded (base64 forwards exist in the wild).
             let inner = TransferDecoding.decode(body, encoding)
-            part.children = [parsePart(inner[...], partID: childID(partID, 0), depth: depth + 1, defaultType: "text/plain")]
+            part.children = [
+                parsePart(inner[...], partID: childID(partID, 0), depth: depth + 1, defaultType: "text/plain")
+            ]
             return part
         }
         part.body = TransferDecoding.decode(body, encoding)
@@ -89,7 +97,9 @@ enum MultipartSplitter {
 
     /// Whether a line is `--boundary` or `--boundary--`, allowing trailing whitespace and CR.
     static func boundaryKind(_ line: ArraySlice<UInt8>, boundary: [UInt8]) -> BoundaryKind? {
-        guard line.count >= boundary.count + 2, line.first == 0x2D, line[line.startIndex + 1] == 0x2D else { return nil }
+        guard line.count >= boundary.count + 2, line.first == 0x2D, line[line.startIndex + 1] == 0x2D else {
+            return nil
+        }
         let nameStart = line.startIndex + 2
         guard line[nameStart..<(nameStart + boundary.count)].elementsEqual(boundary) else { return nil }
         var rest = line[(nameStart + boundary.count)...]
@@ -121,7 +131,8 @@ enum MultipartSplitter {
                 candidates += 1
                 let name = Array(line.dropFirst(2))
                 if name.count <= 200, !name.contains(0x20), split(body, boundary: name).map({ $0.count >= 1 }) == true,
-                   occurrences(of: line, in: body) >= 2 {
+                    occurrences(of: line, in: body) >= 2
+                {
                     return String(decoding: name, as: UTF8.self)
                 }
             }

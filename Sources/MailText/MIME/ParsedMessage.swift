@@ -76,7 +76,9 @@ public struct ParsedMessage: Sendable, Equatable {
         mailingList = headers.first("List-Id").flatMap(ListHeaders.mailingList)
         listPosting = headers.first("List-Post").flatMap(ListHeaders.posting)
         dateMs = headers.first("Date").flatMap { MailDate.parse(String(decoding: $0, as: UTF8.self)) }
-        messageID = headers.first("Message-ID").map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespaces) }
+        messageID = headers.first("Message-ID").map {
+            String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        }
         let body = BodySelector.select(in: root)
         plainPart = body.plain
         htmlPart = body.html
@@ -85,8 +87,10 @@ public struct ParsedMessage: Sendable, Equatable {
             .map { part in
                 MailAttachment(
                     partID: part.partID, filename: part.filename.map { EncodedWords.decode(Array($0.utf8)) } ?? "",
-                    mimeType: part.mediaType, size: part.attachmentID == nil ? part.body.count : part.declaredSize ?? part.body.count,
-                    contentID: part.contentID, isInline: part.disposition == "inline" || (part.disposition == nil && part.contentID != nil),
+                    mimeType: part.mediaType,
+                    size: part.attachmentID == nil ? part.body.count : part.declaredSize ?? part.body.count,
+                    contentID: part.contentID,
+                    isInline: part.disposition == "inline" || (part.disposition == nil && part.contentID != nil),
                     gmailAttachmentID: part.attachmentID)
             }
     }

@@ -102,7 +102,8 @@ public enum TransferDecoding {
                 continue
             }
             if index + 2 < input.count,
-               let high = hexValue(input[index + 1]), let low = hexValue(input[index + 2]) {
+                let high = hexValue(input[index + 1]), let low = hexValue(input[index + 2])
+            {
                 output.append(high << 4 | low)
                 index += 3
                 continue

@@ -34,7 +34,9 @@ enum ListDiscussion {
             addresses.insert(String(id[..<dot]) + "@" + id[id.index(after: dot)...])
         }
         for name in ["X-Mailing-List", "X-BeenThere"] {
-            for mailbox in headers.all(name).flatMap(AddressListParser.parse) { addresses.insert(mailbox.address.lowercased()) }
+            for mailbox in headers.all(name).flatMap(AddressListParser.parse) {
+                addresses.insert(mailbox.address.lowercased())
+            }
         }
         if let sender = headers.first("Sender").flatMap({ AddressListParser.parse($0).first })?.address.lowercased(),
             let list = listBehind(owner: sender)
@@ -50,7 +52,8 @@ enum ListDiscussion {
         let local = address[..<at]
         let domain = String(address[at...])
         if local.hasPrefix("owner-"), local.count > 6 { return String(local.dropFirst(6)) + domain }
-        for suffix in ["-owner", "-bounce", "-bounces", "-request"] where local.hasSuffix(suffix) && local.count > suffix.count {
+        for suffix in ["-owner", "-bounce", "-bounces", "-request"]
+        where local.hasSuffix(suffix) && local.count > suffix.count {
             return String(local.dropLast(suffix.count)) + domain
         }
         return nil

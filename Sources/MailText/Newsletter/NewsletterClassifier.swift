@@ -50,7 +50,9 @@ public enum NewsletterClassifier {
         if isReadOnly { signals.append("read-only list (List-Post: NO)") }
         if headers.contains("List-Unsubscribe") { signals.append(listUnsubscribe) }
         if headers.contains("List-Id") && !hasListPost { signals.append(listIDWithoutPost) }
-        if let precedence = value(of: "Precedence", in: headers)?.lowercased(), precedence == "bulk" || precedence == "junk" {
+        if let precedence = value(of: "Precedence", in: headers)?.lowercased(),
+            precedence == "bulk" || precedence == "junk"
+        {
             signals.append("Precedence: \(precedence)")
         }
         if let auto = value(of: "Auto-Submitted", in: headers)?.lowercased(), auto.hasPrefix("auto-generated") {
@@ -88,11 +90,14 @@ public enum NewsletterClassifier {
             let parts = address.split(separator: "@", maxSplits: 1)
             let local = parts.first.map { String($0.prefix { $0 != "+" }) } ?? ""
             if noReplyLocalParts.contains(local) { signals.append("no-reply sender (\(local)@)") }
-            if parts.count == 2, let domain = bulkDomain(String(parts[1])) { signals.append("bulk sender domain \(domain)") }
+            if parts.count == 2, let domain = bulkDomain(String(parts[1])) {
+                signals.append("bulk sender domain \(domain)")
+            }
         }
         for name in ["Sender", "Return-Path"] {
             guard let raw = value(of: name, in: headers)?.lowercased(),
-                  let at = raw.lastIndex(of: "@") else { continue }
+                let at = raw.lastIndex(of: "@")
+            else { continue }
             let domain = raw[raw.index(after: at)...].trimmingCharacters(in: CharacterSet(charactersIn: "> "))
             if let bulk = bulkDomain(domain), !signals.contains("bulk sender domain \(bulk)") {
                 signals.append("bulk sender domain \(bulk) (\(name))")

@@ -53,9 +53,12 @@ enum AttributionPatterns {
         let end = last.attributionTerminator
         if end != ":" && end != "：" && end != "-" {
             // Without its colon an attribution still has a date, an address or a lead to show for itself.
-            guard allowMissingColon, lines.contains(where: { line in
-                line.utf8.contains { isDigit($0) || $0 == UInt8(ascii: "@") } || AttributionFinder.opensWithLead(line)
-            }) else { return nil }
+            guard allowMissingColon,
+                lines.contains(where: { line in
+                    line.utf8.contains { isDigit($0) || $0 == UInt8(ascii: "@") }
+                        || AttributionFinder.opensWithLead(line)
+                })
+            else { return nil }
         }
         return match(normalize(lines), allowMissingColon: allowMissingColon)
     }
@@ -238,8 +241,9 @@ enum AttributionPatterns {
         guard let found = lastRange(of: needle.dropFirst(), in: bytes, from: start), found.lowerBound > start
         else { return nil }
         let before = bytes[found.lowerBound - 1]
-        guard before == UInt8(ascii: " ") || before == UInt8(ascii: ">") || before == UInt8(ascii: ")")
-            || before == UInt8(ascii: "\"")
+        guard
+            before == UInt8(ascii: " ") || before == UInt8(ascii: ">") || before == UInt8(ascii: ")")
+                || before == UInt8(ascii: "\"")
         else { return nil }
         return (found.lowerBound - 1)..<found.upperBound
     }

@@ -12,38 +12,55 @@
 enum HeaderTables {
     /// Header keys by role. "De"/"Da"/"Van"/"Od" are From, "A"/"À"/"An"/"Do" are To, "Data"/"Datum" are dates.
     static let keys: [(HeaderKey, [String])] = [
-        (.from, [
-            "from", "von", "de", "da", "van", "fra", "från", "lähettäjä", "od", "feladó", "de la", "от", "від",
-            "kimden", "από", "từ", "보낸 사람", "差出人", "送信者", "发件人", "寄件者", "מאת", "من", "المرسل", "dari",
-            "expéditeur", "remitente", "mittente", "afzender", "absender", "šalje", "saatja", "nuo", "no", "од", "frá",
-            "daripada", "nork", "จาก", "प्रेषक", "از",
-        ]),
-        (.sent, [
-            "sent", "date", "gesendet", "datum", "envoyé", "envoyé le", "date d'envoi", "enviado", "enviado el",
-            "enviado em", "enviada em", "enviada", "fecha", "inviato", "data", "verzonden", "sendt", "dato",
-            "skickat", "lähetetty", "päivämäärä", "päiväys", "wysłano", "wysłane", "odesláno", "odoslané", "dátum",
-            "elküldve", "küldve", "trimis", "отправлено", "дата", "надіслано", "gönderildi", "gönderim", "tarih",
-            "στάλθηκε", "ημερομηνία", "enviat", "đã gửi", "ngày", "보낸 날짜", "날짜", "送信日時", "日付", "发送时间",
-            "日期", "寄件日期", "時間", "נשלח", "תאריך", "تاريخ الإرسال", "التاريخ", "أرسلت", "dikirim", "tanggal",
-            "изпратено", "poslano", "poslato", "послато", "saadetud", "išsiųsta", "nosūtīts", "dihantar", "noiz", "ส่ง",
-            "भेजा गया", "ارسال شده",
-        ]),
-        (.to, [
-            "to", "an", "à", "a", "para", "aan", "til", "till", "vastaanottaja", "do", "komu", "címzett", "către",
-            "кому", "kime", "προς", "per a", "đến", "받는 사람", "宛先", "收件人", "收件者", "אל", "إلى", "kepada",
-            "до", "prima", "za", "за", "adressaat", "kam", "nori", "ถึง", "प्रति", "به",
-        ]),
-        (.cc, [
-            "cc", "bcc", "kopie", "copie", "copia", "cc.", "kopi", "kopia", "kopio", "dw", "kópia", "másolatot kap",
-            "копия", "копія", "bilgi", "κοιν.", "참조", "抄送", "副本", "עותק", "نسخة", "копие", "kopija", "koopia", "kp",
-            "สำเนาถึง",
-        ]),
-        (.subject, [
-            "subject", "betreff", "objet", "asunto", "oggetto", "onderwerp", "assunto", "emne", "ämne", "aihe",
-            "temat", "předmět", "predmet", "tárgy", "subiect", "тема", "konu", "θέμα", "assumpte", "tema", "chủ đề",
-            "제목", "件名", "主题", "主旨", "נושא", "الموضوع", "subjek", "perihal", "относно", "teema", "tēma", "zadeva",
-            "efni", "perkara", "gaia", "เรื่อง", "विषय", "موضوع",
-        ]),
+        (
+            .from,
+            [
+                "from", "von", "de", "da", "van", "fra", "från", "lähettäjä", "od", "feladó", "de la", "от", "від",
+                "kimden", "από", "từ", "보낸 사람", "差出人", "送信者", "发件人", "寄件者", "מאת", "من", "المرسل", "dari",
+                "expéditeur", "remitente", "mittente", "afzender", "absender", "šalje", "saatja", "nuo", "no", "од",
+                "frá",
+                "daripada", "nork", "จาก", "प्रेषक", "از",
+            ]
+        ),
+        (
+            .sent,
+            [
+                "sent", "date", "gesendet", "datum", "envoyé", "envoyé le", "date d'envoi", "enviado", "enviado el",
+                "enviado em", "enviada em", "enviada", "fecha", "inviato", "data", "verzonden", "sendt", "dato",
+                "skickat", "lähetetty", "päivämäärä", "päiväys", "wysłano", "wysłane", "odesláno", "odoslané", "dátum",
+                "elküldve", "küldve", "trimis", "отправлено", "дата", "надіслано", "gönderildi", "gönderim", "tarih",
+                "στάλθηκε", "ημερομηνία", "enviat", "đã gửi", "ngày", "보낸 날짜", "날짜", "送信日時", "日付", "发送时间",
+                "日期", "寄件日期", "時間", "נשלח", "תאריך", "تاريخ الإرسال", "التاريخ", "أرسلت", "dikirim", "tanggal",
+                "изпратено", "poslano", "poslato", "послато", "saadetud", "išsiųsta", "nosūtīts", "dihantar", "noiz",
+                "ส่ง",
+                "भेजा गया", "ارسال شده",
+            ]
+        ),
+        (
+            .to,
+            [
+                "to", "an", "à", "a", "para", "aan", "til", "till", "vastaanottaja", "do", "komu", "címzett", "către",
+                "кому", "kime", "προς", "per a", "đến", "받는 사람", "宛先", "收件人", "收件者", "אל", "إلى", "kepada",
+                "до", "prima", "za", "за", "adressaat", "kam", "nori", "ถึง", "प्रति", "به",
+            ]
+        ),
+        (
+            .cc,
+            [
+                "cc", "bcc", "kopie", "copie", "copia", "cc.", "kopi", "kopia", "kopio", "dw", "kópia", "másolatot kap",
+                "копия", "копія", "bilgi", "κοιν.", "참조", "抄送", "副本", "עותק", "نسخة", "копие", "kopija", "koopia", "kp",
+                "สำเนาถึง",
+            ]
+        ),
+        (
+            .subject,
+            [
+                "subject", "betreff", "objet", "asunto", "oggetto", "onderwerp", "assunto", "emne", "ämne", "aihe",
+                "temat", "předmět", "predmet", "tárgy", "subiect", "тема", "konu", "θέμα", "assumpte", "tema", "chủ đề",
+                "제목", "件名", "主题", "主旨", "נושא", "الموضوع", "subjek", "perihal", "относно", "teema", "tēma", "zadeva",
+                "efni", "perkara", "gaia", "เรื่อง", "विषय", "موضوع",
+            ]
+        ),
         (.replyTo, ["reply-to", "antwort an", "répondre à", "responder a"]),
     ]
 

@@ -41,7 +41,8 @@ enum InterleavedReply {
             var segmentEnd = index
             while segmentEnd < end && !removed[segmentEnd] && !lines[segmentEnd].isBlankLine { segmentEnd += 1 }
             // A signature delimiter ends the new text; what follows it, up to the next quote, is signature.
-            let signature = SignatureStripper.isFooter(lines[index])
+            let signature =
+                SignatureStripper.isFooter(lines[index])
                 ? index : lines[index..<segmentEnd].firstIndex(where: startsSignature) ?? segmentEnd
             let segment = lines[index..<signature]
             if !inSignature && !segment.isEmpty && !isFormality(segment) { answers.append(index) }

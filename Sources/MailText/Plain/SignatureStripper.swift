@@ -147,17 +147,22 @@ public enum SignatureStripper {
         }
         // Cheap before lowercasing: the first byte could open a footer phrase, or the line ends like one.
         let opening = first < 0x80 ? first | 0x20 : first
-        guard FooterTable.prefixFirstBytes.contains(opening) || FooterTable.suffixes.contains(where: { suffix in
-            body.utf8.count >= suffix.utf8.count && body.utf8.suffix(suffix.utf8.count).elementsEqual(suffix.utf8)
-        }) else { return false }
+        guard
+            FooterTable.prefixFirstBytes.contains(opening)
+                || FooterTable.suffixes.contains(where: { suffix in
+                    body.utf8.count >= suffix.utf8.count
+                        && body.utf8.suffix(suffix.utf8.count).elementsEqual(suffix.utf8)
+                })
+        else { return false }
         guard body.count <= maximumFooterLength else { return false }
         // The rest compares bytes: String's hasPrefix and contains walk Characters (or go through Foundation).
         var lowered = Array(body.lowercased().utf8)[...]
         while let last = lowered.last, last == UInt8(ascii: ".") || last == UInt8(ascii: "!") { lowered.removeLast() }
         let frame: [UInt8] = [UInt8(ascii: "("), UInt8(ascii: "<"), UInt8(ascii: "["), UInt8(ascii: "*")]
         while let head = lowered.first, frame.contains(head) { lowered.removeFirst() }
-        guard FooterTable.prefixBytes.contains(where: { lowered.starts(with: $0) })
-            || FooterTable.suffixBytes.contains(where: { lowered.reversed().starts(with: $0.reversed()) })
+        guard
+            FooterTable.prefixBytes.contains(where: { lowered.starts(with: $0) })
+                || FooterTable.suffixBytes.contains(where: { lowered.reversed().starts(with: $0.reversed()) })
         else { return false }
         guard lowered.split(separator: UInt8(ascii: " ")).count <= 14 else { return false }
         let bytes = Array(lowered)

@@ -37,7 +37,8 @@ struct WrappedLine: Sendable {
         let words = body.utf8.reduce(into: 1) { count, byte in if byte == UInt8(ascii: " ") { count += 1 } }
         isFewWords = words <= 3
         isField = Self.isFieldLine(body)
-        startsPatch = body.startsWithBytes("diff --git ") || body.startsWithBytes("--- a/") || body.startsWithBytes("@@ -")
+        startsPatch =
+            body.startsWithBytes("diff --git ") || body.startsWithBytes("--- a/") || body.startsWithBytes("@@ -")
             || body.startsWithBytes("Index: ")
         endsWithComma = lastScalar == "," || lastScalar == "，"
         kind = Self.classify(line, body: body, indent: indent)
@@ -63,7 +64,8 @@ struct WrappedLine: Sendable {
             if byte == UInt8(ascii: " ") { return previous == UInt8(ascii: ":") && length > 1 }
             length += 1
             guard length <= 30 else { return false }
-            let isKeyByte = (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            let isKeyByte =
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
                 || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
                 || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
             guard isKeyByte || byte == UInt8(ascii: ":") else { return false }
@@ -81,14 +83,17 @@ struct WrappedLine: Sendable {
             return bytes[1] == UInt8(ascii: " ")
         }
         var digits = 0
-        while digits < bytes.count && digits < 3 && bytes[digits] >= UInt8(ascii: "0") && bytes[digits] <= UInt8(ascii: "9") {
+        while digits < bytes.count && digits < 3 && bytes[digits] >= UInt8(ascii: "0")
+            && bytes[digits] <= UInt8(ascii: "9")
+        {
             digits += 1
         }
         if digits > 0 && digits + 1 < bytes.count {
             let mark = bytes[digits]
             return (mark == UInt8(ascii: ".") || mark == UInt8(ascii: ")")) && bytes[digits + 1] == UInt8(ascii: " ")
         }
-        let isLetter = (first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z"))
+        let isLetter =
+            (first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z"))
             || (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z"))
         return isLetter && bytes.count > 2 && bytes[1] == UInt8(ascii: ")") && bytes[2] == UInt8(ascii: " ")
     }
@@ -107,17 +112,23 @@ struct WrappedLine: Sendable {
     /// "-----", "=====", "_____", "*****".
     static func isRule(_ body: Substring) -> Bool {
         guard body.utf8.count >= 3, let first = body.utf8.first else { return false }
-        let ruleBytes: [UInt8] = [UInt8(ascii: "-"), UInt8(ascii: "="), UInt8(ascii: "_"), UInt8(ascii: "*"),
-                                  UInt8(ascii: "~"), UInt8(ascii: "#")]
+        let ruleBytes: [UInt8] = [
+            UInt8(ascii: "-"), UInt8(ascii: "="), UInt8(ascii: "_"), UInt8(ascii: "*"),
+            UInt8(ascii: "~"), UInt8(ascii: "#"),
+        ]
         return ruleBytes.contains(first) && body.utf8.allSatisfy { $0 == first }
     }
 
     /// Shell prompts, statements ending in `;`/`{`/`}`, tables, and lines dense with `{}();=<>[]|`.
     static func isCodeLike(_ body: Substring) -> Bool {
-        if body.startsWithBytes("$ ") || body.startsWithBytes("# ") || body.startsWithBytes("% ") || body.startsWithBytes(">>> ") {
+        if body.startsWithBytes("$ ") || body.startsWithBytes("# ") || body.startsWithBytes("% ")
+            || body.startsWithBytes(">>> ")
+        {
             return true
         }
-        if let last = body.utf8.last, last == UInt8(ascii: ";") || last == UInt8(ascii: "{") || last == UInt8(ascii: "}") {
+        if let last = body.utf8.last,
+            last == UInt8(ascii: ";") || last == UInt8(ascii: "{") || last == UInt8(ascii: "}")
+        {
             return true
         }
         var symbols = 0

@@ -16,7 +16,8 @@ enum OutputFiles {
     /// export can leave alone because writing it again would change nothing.
     static func holds(_ url: URL, exactly data: Data) -> Bool {
         var status = stat()
-        guard lstat(url.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) == data.count else {
+        guard lstat(url.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) == data.count
+        else {
             return false
         }
         // A file that cannot be read is not known to be the same: it counts as changed, which at worst
@@ -98,11 +99,14 @@ enum OutputFiles {
         for component in components {
             url = url.appendingPathComponent(component, isDirectory: true)
             if mkdir(url.path, 0o777) == 0 { continue }
-            guard errno == EEXIST else { throw ExportError.writeFailed(path: url.path, reason: String(cString: strerror(errno))) }
+            guard errno == EEXIST else {
+                throw ExportError.writeFailed(path: url.path, reason: String(cString: strerror(errno)))
+            }
             var status = stat()
             guard lstat(url.path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
                 throw ExportError.writeFailed(
-                    path: url.path, reason: "it exists and is not a directory (the export does not follow symbolic links)")
+                    path: url.path,
+                    reason: "it exists and is not a directory (the export does not follow symbolic links)")
             }
         }
         return url

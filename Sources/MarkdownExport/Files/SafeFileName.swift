@@ -44,7 +44,9 @@ public enum SafeFileName {
 
     /// A safe version of an attachment's file name that keeps its extension:
     /// "Q3 report (final).PDF" → `Q3-report-final.PDF`, "../../.bashrc" → `bashrc`.
-    public static func attachmentName(_ filename: String, fallback: String = "attachment") -> (base: String, extension: String) {
+    public static func attachmentName(_ filename: String, fallback: String = "attachment") -> (
+        base: String, extension: String
+    ) {
         let normalized = filename.precomposedStringWithCanonicalMapping
         // Only the last path component counts, whichever separator the sender's system used.
         let lastComponent = normalized.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
@@ -52,7 +54,8 @@ public enum SafeFileName {
         var ext = ""
         if let dot = lastComponent.lastIndex(of: "."), dot != lastComponent.startIndex {
             let candidate = String(lastComponent[lastComponent.index(after: dot)...])
-            if (1...10).contains(candidate.count), candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+            if (1...10).contains(candidate.count), candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+            {
                 ext = candidate
                 base = String(lastComponent[..<dot])
             }
@@ -60,7 +63,8 @@ public enum SafeFileName {
         var cleaned = ""
         var pendingHyphen = false
         for character in base {
-            let keep = (character.isLetter || character.isNumber || character == "_" || character == "." || character == "-")
+            let keep =
+                (character.isLetter || character.isNumber || character == "_" || character == "." || character == "-")
                 && character.unicodeScalars.allSatisfy { !isUnsafe($0) }
             if keep && character != "-" {
                 if pendingHyphen && !cleaned.isEmpty { cleaned += "-" }

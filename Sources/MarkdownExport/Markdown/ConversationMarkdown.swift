@@ -1,5 +1,5 @@
-import Foundation
 import ChatmailStore
+import Foundation
 import TerminalUI
 
 /// Renders a whole conversation as a CommonMark document for people to keep: YAML front matter, a
@@ -39,7 +39,10 @@ public struct ConversationMarkdown: Sendable {
     public func render(_ transcript: Transcript, attachmentLinks: [MessageID: [Int: String]] = [:]) -> String {
         var lines = frontMatter(transcript)
         lines.append("")
-        lines.append("# " + MarkdownText.escapeLine(Substring(oneLine(transcript.conversation.title)), atLineStart: false, headingContent: true))
+        lines.append(
+            "# "
+                + MarkdownText.escapeLine(
+                    Substring(oneLine(transcript.conversation.title)), atLineStart: false, headingContent: true))
         var previous: TranscriptMessage?
         for message in transcript.messages {
             if previous.map({ time.dayNumber($0.internalDateMs) != time.dayNumber(message.internalDateMs) }) ?? true {
@@ -75,21 +78,26 @@ public struct ConversationMarkdown: Sendable {
         }
         lines.append("messageCount: \(transcript.messages.count)")
         if conversation.isNewsletter { lines.append("newsletter: true") }
-        if let exported = options.exportedAtMs { lines.append("exportedAt: " + YAMLScalar.quoted(time.iso8601(exported))) }
+        if let exported = options.exportedAtMs {
+            lines.append("exportedAt: " + YAMLScalar.quoted(time.iso8601(exported)))
+        }
         lines.append("chatmailVersion: " + YAMLScalar.quoted(options.version))
         lines.append("---")
         return lines
     }
 
     func section(for message: TranscriptMessage, after previous: TranscriptMessage?, links: [Int: String]) -> [String] {
-        let author = oneLine(message.from.name ?? "").isEmpty ? oneLine(message.from.address) : oneLine(message.from.name ?? "")
+        let author =
+            oneLine(message.from.name ?? "").isEmpty ? oneLine(message.from.address) : oneLine(message.from.name ?? "")
         var lines = [
-            "### " + MarkdownText.escapeLine(Substring(author), atLineStart: false, headingContent: true) + " · " + time.clockTime(message.internalDateMs)
+            "### " + MarkdownText.escapeLine(Substring(author), atLineStart: false, headingContent: true) + " · "
+                + time.clockTime(message.internalDateMs)
                 + " " + Self.anchor(message.gmailID)
         ]
         if !message.subject.isEmpty, Self.topic(message.subject) != previous.map({ Self.topic($0.subject) }) {
             lines.append("")
-            lines.append("**Subject:** " + MarkdownText.escapeLine(Substring(oneLine(message.subject)), atLineStart: false))
+            lines.append(
+                "**Subject:** " + MarkdownText.escapeLine(Substring(oneLine(message.subject)), atLineStart: false))
         }
         let body = MarkdownText.blocks(message.text)
         lines.append("")
@@ -106,10 +114,14 @@ public struct ConversationMarkdown: Sendable {
             lines.append("")
             for (index, attachment) in message.attachments.enumerated() {
                 let filename = Substring(oneLine(attachment.filename.isEmpty ? "attachment" : attachment.filename))
-                let label = links[index].map {
-                    "[" + MarkdownText.escapeLine(filename, atLineStart: false, inLinkText: true) + "](" + MarkdownText.linkDestination(path: $0) + ")"
-                } ?? MarkdownText.escapeLine(filename, atLineStart: false)
-                let details = MarkdownText.escapeLine(Substring(oneLine(attachment.mimeType)), atLineStart: false) + ", " + ByteCount.format(attachment.size)
+                let label =
+                    links[index].map {
+                        "[" + MarkdownText.escapeLine(filename, atLineStart: false, inLinkText: true) + "]("
+                            + MarkdownText.linkDestination(path: $0) + ")"
+                    } ?? MarkdownText.escapeLine(filename, atLineStart: false)
+                let details =
+                    MarkdownText.escapeLine(Substring(oneLine(attachment.mimeType)), atLineStart: false) + ", "
+                    + ByteCount.format(attachment.size)
                 lines.append("- 📎 " + label + " (" + details + ")")
             }
         }
@@ -119,10 +131,11 @@ public struct ConversationMarkdown: Sendable {
     /// The HTML anchor of a message: its Gmail id, limited to characters that are valid in an HTML id
     /// and need no escaping (Gmail ids are hexadecimal; imported ids are too).
     static func anchor(_ gmailID: String) -> String {
-        let id = String(gmailID.unicodeScalars.map { scalar -> Character in
-            let c = Character(scalar)
-            return c.isASCII && (c.isLetter || c.isNumber || c == "-" || c == "_") ? c : "-"
-        })
+        let id = String(
+            gmailID.unicodeScalars.map { scalar -> Character in
+                let c = Character(scalar)
+                return c.isASCII && (c.isLetter || c.isNumber || c == "-" || c == "_") ? c : "-"
+            })
         return "<a id=\"\(id.isEmpty ? "-" : id)\"></a>"
     }
 
@@ -132,7 +145,9 @@ public struct ConversationMarkdown: Sendable {
     static func removedPart(text: String, original: String) -> String {
         var position = original.startIndex
         for character in text where !character.isWhitespace {
-            while position < original.endIndex, original[position].isWhitespace { position = original.index(after: position) }
+            while position < original.endIndex, original[position].isWhitespace {
+                position = original.index(after: position)
+            }
             guard position < original.endIndex, original[position] == character else { return original }
             position = original.index(after: position)
         }
@@ -144,7 +159,9 @@ public struct ConversationMarkdown: Sendable {
         var rest = Substring(subject.lowercased())
         while true {
             rest = rest.drop(while: { $0 == " " })
-            guard let prefix = ["re:", "fwd:", "fw:", "aw:", "tr:", "sv:"].first(where: { rest.hasPrefix($0) }) else { break }
+            guard let prefix = ["re:", "fwd:", "fw:", "aw:", "tr:", "sv:"].first(where: { rest.hasPrefix($0) }) else {
+                break
+            }
             rest = rest.dropFirst(prefix.count)
         }
         return String(rest)

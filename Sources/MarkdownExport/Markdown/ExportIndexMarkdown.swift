@@ -12,7 +12,10 @@ public struct ExportIndexMarkdown: Sendable {
         public var firstMessageAtMs: Int64?
         public var lastMessageAtMs: Int64?
 
-        public init(conversation: ConversationSummary, fileName: String, messageCount: Int, firstMessageAtMs: Int64?, lastMessageAtMs: Int64?) {
+        public init(
+            conversation: ConversationSummary, fileName: String, messageCount: Int, firstMessageAtMs: Int64?,
+            lastMessageAtMs: Int64?
+        ) {
             self.conversation = conversation
             self.fileName = fileName
             self.messageCount = messageCount
@@ -32,7 +35,9 @@ public struct ExportIndexMarkdown: Sendable {
     /// - Parameter entries: in any order; the index lists them by last message, newest first.
     public func render(account: String, entries: [Entry]) -> String {
         let sorted = entries.sorted {
-            ($0.lastMessageAtMs ?? 0, $0.conversation.id.rawValue) > ($1.lastMessageAtMs ?? 0, $1.conversation.id.rawValue)
+            ($0.lastMessageAtMs ?? 0, $0.conversation.id.rawValue) > (
+                $1.lastMessageAtMs ?? 0, $1.conversation.id.rawValue
+            )
         }
         var lines = [
             "---",
@@ -41,15 +46,21 @@ public struct ExportIndexMarkdown: Sendable {
             "conversationCount: \(entries.count)",
             "messageCount: \(entries.reduce(0) { $0 + $1.messageCount })",
         ]
-        if let exported = options.exportedAtMs { lines.append("exportedAt: " + YAMLScalar.quoted(time.iso8601(exported))) }
+        if let exported = options.exportedAtMs {
+            lines.append("exportedAt: " + YAMLScalar.quoted(time.iso8601(exported)))
+        }
         lines += ["chatmailVersion: " + YAMLScalar.quoted(options.version), "---", "", "# Conversations", ""]
         if sorted.isEmpty { lines.append("No conversations were exported.") }
         for entry in sorted {
-            let title = MarkdownText.escapeLine(Substring(TerminalSafeText.singleLine(entry.conversation.title)), atLineStart: false, inLinkText: true)
-            var line = "- [" + (title.isEmpty ? "(untitled)" : title) + "](" + MarkdownText.linkDestination(path: entry.fileName) + ")"
+            let title = MarkdownText.escapeLine(
+                Substring(TerminalSafeText.singleLine(entry.conversation.title)), atLineStart: false, inLinkText: true)
+            var line =
+                "- [" + (title.isEmpty ? "(untitled)" : title) + "]("
+                + MarkdownText.linkDestination(path: entry.fileName) + ")"
             line += entry.messageCount == 1 ? " — 1 message" : " — \(entry.messageCount) messages"
             if let first = entry.firstMessageAtMs, let last = entry.lastMessageAtMs {
-                let from = String(time.iso8601(first).prefix(10)), to = String(time.iso8601(last).prefix(10))
+                let from = String(time.iso8601(first).prefix(10))
+                let to = String(time.iso8601(last).prefix(10))
                 line += from == to ? ", \(from)" : ", \(from) to \(to)"
             }
             if entry.conversation.isNewsletter { line += " (newsletter)" }

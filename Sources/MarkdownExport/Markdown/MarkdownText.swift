@@ -46,7 +46,8 @@ public enum MarkdownText {
             if trimmed.allSatisfy({ $0 == " " || $0 == "\t" }) {
                 endParagraph()
             } else {
-                paragraph.append(escapeNeutralized(Array(trimmed.unicodeScalars), atLineStart: true, headingContent: false))
+                paragraph.append(
+                    escapeNeutralized(Array(trimmed.unicodeScalars), atLineStart: true, headingContent: false))
             }
         }
         endParagraph()
@@ -62,9 +63,12 @@ public enum MarkdownText {
     ///     of an ATX heading.
     ///   - inLinkText: the text goes between the `[` `]` of the exporter's own link, so URLs in it stay
     ///     text: a link inside a link is not CommonMark's to resolve (cmark nests them, which HTML forbids).
-    public static func escapeLine(_ line: Substring, atLineStart: Bool = true, headingContent: Bool = false, inLinkText: Bool = false) -> String {
+    public static func escapeLine(
+        _ line: Substring, atLineStart: Bool = true, headingContent: Bool = false, inLinkText: Bool = false
+    ) -> String {
         escapeNeutralized(
-            Array(TerminalSafeText.sanitize(String(line)).unicodeScalars), atLineStart: atLineStart, headingContent: headingContent,
+            Array(TerminalSafeText.sanitize(String(line)).unicodeScalars), atLineStart: atLineStart,
+            headingContent: headingContent,
             autolinks: !inLinkText)
     }
 
@@ -72,13 +76,17 @@ public enum MarkdownText {
     ///
     /// Works on Unicode scalars, as CommonMark itself does: an escape applies to one code point, whatever
     /// combining marks follow it.
-    static func escapeNeutralized(_ scalars: [Unicode.Scalar], atLineStart: Bool, headingContent: Bool, autolinks: Bool = true) -> String {
+    static func escapeNeutralized(
+        _ scalars: [Unicode.Scalar], atLineStart: Bool, headingContent: Bool, autolinks: Bool = true
+    ) -> String {
         var output = String.UnicodeScalarView()
         output.reserveCapacity(scalars.count + 8)
         var index = 0
         // Leading indentation: visible, but never an indented code block or a list continuation.
         while index < scalars.count, scalars[index] == " " || scalars[index] == "\t" {
-            output.append(contentsOf: scalars[index] == "\t" ? "\u{00A0}\u{00A0}\u{00A0}\u{00A0}".unicodeScalars : "\u{00A0}".unicodeScalars)
+            output.append(
+                contentsOf: scalars[index] == "\t"
+                    ? "\u{00A0}\u{00A0}\u{00A0}\u{00A0}".unicodeScalars : "\u{00A0}".unicodeScalars)
             index += 1
         }
         let contentStart = index
@@ -86,7 +94,9 @@ public enum MarkdownText {
             let scalar = scalars[index]
             if autolinks, scalar == "h" || scalar == "H", let end = urlEnd(in: scalars, at: index) {
                 output.append("<")
-                output.append(contentsOf: autolinkDestination(String(String.UnicodeScalarView(scalars[index..<end]))).unicodeScalars)
+                output.append(
+                    contentsOf: autolinkDestination(String(String.UnicodeScalarView(scalars[index..<end])))
+                        .unicodeScalars)
                 output.append(">")
                 index = end
                 continue
@@ -99,10 +109,15 @@ public enum MarkdownText {
                     output.append(contentsOf: "\\!".unicodeScalars)
                 }
                 output.append("[")
-                output.append(contentsOf: escapeNeutralized(
-                    Array(scalars[index..<end]), atLineStart: false, headingContent: headingContent, autolinks: false).unicodeScalars)
+                output.append(
+                    contentsOf: escapeNeutralized(
+                        Array(scalars[index..<end]), atLineStart: false, headingContent: headingContent,
+                        autolinks: false
+                    ).unicodeScalars)
                 output.append(contentsOf: "](<http://".unicodeScalars)
-                output.append(contentsOf: autolinkDestination(String(String.UnicodeScalarView(scalars[index..<end]))).unicodeScalars)
+                output.append(
+                    contentsOf: autolinkDestination(String(String.UnicodeScalarView(scalars[index..<end])))
+                        .unicodeScalars)
                 output.append(contentsOf: ">)".unicodeScalars)
                 index = end
                 continue
@@ -133,12 +148,15 @@ public enum MarkdownText {
         return String(output)
     }
 
-    static func needsEscape(_ c: Unicode.Scalar, previous: Unicode.Scalar?, next: Unicode.Scalar?, atStart: Bool, headingContent: Bool) -> Bool {
+    static func needsEscape(
+        _ c: Unicode.Scalar, previous: Unicode.Scalar?, next: Unicode.Scalar?, atStart: Bool, headingContent: Bool
+    ) -> Bool {
         switch c {
         case "\\", "`", "*", "[", "]", "<", "|", "~", "$":
             return true
         case "#":
-            let startsTag = !(previous?.isWordCharacter ?? false) && next.map { !$0.properties.isWhitespace && $0 != "#" } ?? false
+            let startsTag =
+                !(previous?.isWordCharacter ?? false) && next.map { !$0.properties.isWhitespace && $0 != "#" } ?? false
             return atStart || headingContent || startsTag
         case "=":
             return atStart || next == "="
@@ -172,14 +190,21 @@ public enum MarkdownText {
     /// `nil` when no URL starts there.
     static func urlEnd(in scalars: [Unicode.Scalar], at index: Int, scheme: String? = nil) -> Int? {
         if index > 0, scalars[index - 1].isWordCharacter { return nil }
-        guard let scheme = (scheme.map { [$0] } ?? ["https://", "http://"]).first(where: { matches($0, scalars, at: index) }) else {
+        guard
+            let scheme = (scheme.map { [$0] } ?? ["https://", "http://"]).first(where: {
+                matches($0, scalars, at: index)
+            })
+        else {
             return nil
         }
         let start = index + scheme.unicodeScalars.count
         // `www.` must name a host; a URL scheme may be followed by anything that is not a space.
-        if scheme == "www.", !(start < scalars.count && (scalars[start].isASCIILetter || scalars[start].isASCIIDigit)) { return nil }
+        if scheme == "www.", !(start < scalars.count && (scalars[start].isASCIILetter || scalars[start].isASCIIDigit)) {
+            return nil
+        }
         var end = start
-        while end < scalars.count, !scalars[end].properties.isWhitespace, !"<>\"`".unicodeScalars.contains(scalars[end]) {
+        while end < scalars.count, !scalars[end].properties.isWhitespace, !"<>\"`".unicodeScalars.contains(scalars[end])
+        {
             end += 1
         }
         // Trailing punctuation belongs to the sentence, and a `)` only to the URL when it closes a `(`.
@@ -200,7 +225,9 @@ public enum MarkdownText {
     private static func matches(_ prefix: String, _ scalars: [Unicode.Scalar], at index: Int) -> Bool {
         var position = index
         for expected in prefix.unicodeScalars {
-            guard position < scalars.count, scalars[position].properties.lowercaseMapping == String(expected) else { return false }
+            guard position < scalars.count, scalars[position].properties.lowercaseMapping == String(expected) else {
+                return false
+            }
             position += 1
         }
         return true
@@ -234,7 +261,9 @@ public enum MarkdownText {
             if position < scalars.count, scalars[position] == "x" || scalars[position] == "X" { position += 1 }
         }
         let start = position
-        while position < scalars.count, position - start <= 32, scalars[position].isASCIIDigit || scalars[position].isASCIILetter {
+        while position < scalars.count, position - start <= 32,
+            scalars[position].isASCIIDigit || scalars[position].isASCIILetter
+        {
             position += 1
         }
         return position > start && position < scalars.count && scalars[position] == ";"
@@ -245,7 +274,8 @@ public enum MarkdownText {
     public static func linkDestination(path: String) -> String {
         var output = "<"
         for byte in path.utf8 {
-            let isUnreserved = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            let isUnreserved =
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
                 || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x2F
             if isUnreserved {
                 output.unicodeScalars.append(Unicode.Scalar(byte))

@@ -13,7 +13,8 @@ enum YAMLScalar {
             case "\t": output += "\\t"
             default:
                 let value = scalar.value
-                if value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029 || value == 0xFEFF
+                if value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
+                    || value == 0xFEFF
                     || value == 0xFFFE || value == 0xFFFF
                 {
                     output += "\\u" + String(value, radix: 16, uppercase: true).leftPadded(to: 4)

@@ -18,7 +18,8 @@ public struct ConversationListRenderer: Sendable {
         let times = conversations.map { time.relative($0.lastMessageAtMs) }
         // As wide as the widest time shown, so a list of today's chats does not waste ten columns.
         let timeWidth = times.lazy.map { DisplayWidth.of($0) }.max() ?? 5
-        return zip(conversations, times).map { row($0, relativeTime: $1, timeWidth: timeWidth) }.joined(separator: "\n") + "\n"
+        return zip(conversations, times).map { row($0, relativeTime: $1, timeWidth: timeWidth) }.joined(separator: "\n")
+            + "\n"
     }
 
     /// `● Title (2)   [news] snippet…   14:02`: marker, title with its unread badge, snippet, time.
@@ -34,15 +35,18 @@ public struct ConversationListRenderer: Sendable {
         let fullTitle = TerminalSafeText.singleLine(conversation.title)
         guard snippetWidth >= 8 else {
             // Too narrow for columns: the title alone, cut to fit.
-            return paint(marker, .badge) + " " + DisplayWidth.truncate(fullTitle + unread, toWidth: max(1, width - 2), ellipsis: glyphs.ellipsis)
+            return paint(marker, .badge) + " "
+                + DisplayWidth.truncate(fullTitle + unread, toWidth: max(1, width - 2), ellipsis: glyphs.ellipsis)
         }
-        let title = DisplayWidth.truncate(fullTitle, toWidth: max(4, titleWidth - unreadWidth), ellipsis: glyphs.ellipsis)
+        let title = DisplayWidth.truncate(
+            fullTitle, toWidth: max(4, titleWidth - unreadWidth), ellipsis: glyphs.ellipsis)
         let titleCellWidth = DisplayWidth.of(title) + unreadWidth
         let padding = String(repeating: " ", count: max(0, titleWidth - titleCellWidth))
         // A long badge may push the title cell past its column; the snippet gives the columns back.
         let overflow = max(0, titleCellWidth - titleWidth)
         let snippetRoom = snippetWidth - overflow - DisplayWidth.of(tag)
-        let snippet = DisplayWidth.pad(TerminalSafeText.singleLine(conversation.snippet), toWidth: max(0, snippetRoom), ellipsis: glyphs.ellipsis)
+        let snippet = DisplayWidth.pad(
+            TerminalSafeText.singleLine(conversation.snippet), toWidth: max(0, snippetRoom), ellipsis: glyphs.ellipsis)
         return paint(marker, .badge) + " " + palette.paint(title, .bold) + paint(unread, .badge)
             + padding + "  " + paint(tag, .newsletter) + palette.paint(snippet, .dim) + "  " + when
     }

@@ -23,7 +23,9 @@ public struct PendingActionRenderer: Sendable {
         }
         var widths = Self.header.map(DisplayWidth.of)
         for row in rows {
-            for (column, cell) in row.enumerated().dropLast() { widths[column] = max(widths[column], DisplayWidth.of(cell)) }
+            for (column, cell) in row.enumerated().dropLast() {
+                widths[column] = max(widths[column], DisplayWidth.of(cell))
+            }
         }
         func line(_ cells: [String]) -> String {
             let fixed = cells.enumerated().dropLast().map { DisplayWidth.pad($0.element, toWidth: widths[$0.offset]) }

@@ -25,7 +25,8 @@ public struct SearchResultRenderer: Sendable {
             let author = hit.isFromMe ? "You" : TerminalSafeText.singleLine(hit.author.name ?? hit.author.address)
             let title = TerminalSafeText.singleLine(hit.conversationTitle)
             let when = time.dayHeading(hit.dateMs) + " " + time.clockTime(hit.dateMs)
-            let header = DisplayWidth.truncate(author == title ? "\(author) · \(when)" : "\(author) in \(title) · \(when)", toWidth: width)
+            let header = DisplayWidth.truncate(
+                author == title ? "\(author) · \(when)" : "\(author) in \(title) · \(when)", toWidth: width)
             lines.append(palette.paint(header, .bold))
             if let open = hit.openCommand {
                 lines.append(palette.paint(DisplayWidth.truncate("  " + open, toWidth: width), .dim))
@@ -45,7 +46,8 @@ public struct SearchResultRenderer: Sendable {
     func highlighted(_ text: HighlightedText) -> String {
         text.segments.map { segment in
             let safe = TerminalSafeText.singleLine(segment.text)
-            let spaced = (segment.text.first?.isWhitespace == true ? " " : "") + safe
+            let spaced =
+                (segment.text.first?.isWhitespace == true ? " " : "") + safe
                 + (segment.text.last?.isWhitespace == true && !safe.isEmpty ? " " : "")
             guard segment.isMatch, !safe.isEmpty else { return spaced }
             return palette.isEnabled

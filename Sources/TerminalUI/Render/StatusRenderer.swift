@@ -10,13 +10,23 @@ public struct StatusRenderer: Sendable {
 
     public func render(_ status: StatusView) -> String {
         let rows: [(String, String)] = [
-            ("Account", TerminalSafeText.singleLine(status.account) + (status.isDemo ? " (the demo mailbox, served by the local Gmail emulator)" : "")),
+            (
+                "Account",
+                TerminalSafeText.singleLine(status.account)
+                    + (status.isDemo ? " (the demo mailbox, served by the local Gmail emulator)" : "")
+            ),
             ("Data", TerminalSafeText.singleLine(status.dataPath)),
             ("History id", status.historyID ?? "none (never synced)"),
             ("Last sync", status.lastSyncAtMs.map { time.iso8601($0) } ?? "never"),
             ("Messages", String(status.messageCount)),
-            ("Conversations", "\(status.conversationCount) (\(status.archivedConversationCount) archived, \(status.unreadConversationCount) unread)"),
-            ("Pending actions", "\(status.pendingActionCount) pending, \(status.failedActionCount) failed, \(status.abandonedActionCount) abandoned"),
+            (
+                "Conversations",
+                "\(status.conversationCount) (\(status.archivedConversationCount) archived, \(status.unreadConversationCount) unread)"
+            ),
+            (
+                "Pending actions",
+                "\(status.pendingActionCount) pending, \(status.failedActionCount) failed, \(status.abandonedActionCount) abandoned"
+            ),
             ("Abandoned messages", String(status.abandonedMessageCount)),
         ]
         let labelWidth = rows.map { $0.0.count }.max() ?? 0

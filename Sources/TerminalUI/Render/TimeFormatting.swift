@@ -25,7 +25,8 @@ public struct TimeFormatting: Sendable {
     /// A short time relative to now, for the conversation list.
     public func relative(_ ms: Int64) -> String {
         let calendar = self.calendar
-        let date = Self.date(ms), now = Self.date(nowMs)
+        let date = Self.date(ms)
+        let now = Self.date(nowMs)
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .weekday], from: date)
         let startOfToday = calendar.startOfDay(for: now)
         let startOfDay = calendar.startOfDay(for: date)
@@ -53,7 +54,8 @@ public struct TimeFormatting: Sendable {
     /// A day heading such as "Tue 3 Mar 2025".
     public func dayHeading(_ ms: Int64) -> String {
         let parts = calendar.dateComponents([.year, .month, .day, .weekday], from: Self.date(ms))
-        return "\(Self.weekdays[(parts.weekday ?? 1) - 1]) \(parts.day ?? 1) \(Self.months[(parts.month ?? 1) - 1]) \(parts.year ?? 0)"
+        return
+            "\(Self.weekdays[(parts.weekday ?? 1) - 1]) \(parts.day ?? 1) \(Self.months[(parts.month ?? 1) - 1]) \(parts.year ?? 0)"
     }
 
     /// The local calendar day of `ms` as a number (days since 1970 in the configured time zone): equal
@@ -75,7 +77,8 @@ public struct TimeFormatting: Sendable {
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         let offset = timeZone.secondsFromGMT(for: date)
         let sign = offset < 0 ? "-" : "+"
-        let hours = abs(offset) / 3600, minutes = abs(offset) % 3600 / 60
+        let hours = abs(offset) / 3600
+        let minutes = abs(offset) % 3600 / 60
         return isoDay(parts) + "T" + two(parts.hour) + ":" + two(parts.minute) + ":" + two(parts.second)
             + sign + two(hours) + ":" + two(minutes)
     }
@@ -84,7 +87,8 @@ public struct TimeFormatting: Sendable {
 
     private func isoDay(_ parts: DateComponents) -> String {
         let year = String(parts.year ?? 0)
-        return String(repeating: "0", count: max(0, 4 - year.count)) + year + "-" + two(parts.month) + "-" + two(parts.day)
+        return String(repeating: "0", count: max(0, 4 - year.count)) + year + "-" + two(parts.month) + "-"
+            + two(parts.day)
     }
 
     private func two(_ value: Int?) -> String {

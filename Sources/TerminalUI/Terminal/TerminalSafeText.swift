@@ -21,7 +21,10 @@ public enum TerminalSafeText {
         var clean = true
         for byte in text.utf8 {
             if byte == 0x20 {
-                if previousWasSpace { clean = false; break }
+                if previousWasSpace {
+                    clean = false
+                    break
+                }
                 previousWasSpace = true
             } else if byte > 0x20 && byte < 0x7F {
                 previousWasSpace = false

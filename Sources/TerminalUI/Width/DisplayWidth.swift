@@ -37,7 +37,9 @@ public enum DisplayWidth {
 
     /// The width of one grapheme cluster: 0, 1 or 2.
     public static func of(_ character: Character) -> Int {
-        if let ascii = character.asciiValue { return ascii < 0x20 && ascii != 0x09 && ascii != 0x0A || ascii == 0x7F ? 0 : 1 }
+        if let ascii = character.asciiValue {
+            return ascii < 0x20 && ascii != 0x09 && ascii != 0x0A || ascii == 0x7F ? 0 : 1
+        }
         var width = 0
         for scalar in character.unicodeScalars {
             if isEmojiSequenceMarker(scalar) { return 2 }
@@ -75,9 +77,9 @@ public enum DisplayWidth {
     static func isWideFallback(_ value: UInt32) -> Bool {
         switch value {
         case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-             0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F,
-             0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF,
-             0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F,
+            0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF,
+            0x20000...0x2FFFD, 0x30000...0x3FFFD:
             return true
         default:
             return false

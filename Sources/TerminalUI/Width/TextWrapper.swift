@@ -29,7 +29,8 @@ public enum TextWrapper {
             wrapASCII(Array(line.utf8), width: width, into: &lines)
             return
         }
-        var current = "", currentWidth = 0
+        var current = ""
+        var currentWidth = 0
         for wordBytes in line.utf8.split(separator: 0x20, omittingEmptySubsequences: true) {
             for (index, segment) in segments(of: Substring(wordBytes)).enumerated() {
                 var piece = String(segment)
@@ -122,7 +123,8 @@ public enum TextWrapper {
     /// CJK characters: wide, and not emoji (an emoji sticks to the word it is in).
     static func isIdeographic(_ character: Character) -> Bool {
         guard DisplayWidth.of(character) == 2, let scalar = character.unicodeScalars.first else { return false }
-        return !scalar.properties.isEmojiPresentation && !character.unicodeScalars.contains(where: DisplayWidth.isEmojiSequenceMarker)
+        return !scalar.properties.isEmojiPresentation
+            && !character.unicodeScalars.contains(where: DisplayWidth.isEmojiSequenceMarker)
     }
 
     /// Closing punctuation and small kana: never the first character of a line.

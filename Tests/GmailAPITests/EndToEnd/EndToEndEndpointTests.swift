@@ -17,7 +17,9 @@ struct EndToEndEndpointTests {
             #expect(profile.historyID > 0)
             let labels = try await client.listLabels()
             let ids = Set(labels.map(\.id))
-            for system in ["INBOX", "UNREAD", "TRASH", "SPAM", "SENT", "STARRED"] { #expect(ids.contains(system), "missing \(system)") }
+            for system in ["INBOX", "UNREAD", "TRASH", "SPAM", "SENT", "STARRED"] {
+                #expect(ids.contains(system), "missing \(system)")
+            }
             #expect(labels.first { $0.id == "INBOX" }?.isSystem == true)
             let sendAs = try await client.listSendAs()
             #expect(sendAs.contains { $0.sendAsEmail == "me@example.com" && $0.isPrimary == true })
@@ -113,17 +115,27 @@ struct EndToEndEndpointTests {
             #expect(listing.finalHistoryID == end)
             #expect(end > start)
             let recordIDs = listing.records.map(\.id)
-            #expect(recordIDs == recordIDs.sorted() && Set(recordIDs).count == recordIDs.count, "records in increasing id order")
+            #expect(
+                recordIDs == recordIDs.sorted() && Set(recordIDs).count == recordIDs.count,
+                "records in increasing id order")
             #expect(listing.records.allSatisfy { $0.id > start && $0.id <= end })
 
             // Flatten typed records into (type, message, labels) events.
-            struct Event: Equatable { var type: String; var id: String; var labels: Set<String> }
+            struct Event: Equatable {
+                var type: String
+                var id: String
+                var labels: Set<String>
+            }
             var events: [Event] = []
             for record in listing.records {
                 events += record.messagesAdded.map { Event(type: "added", id: $0.message.id, labels: []) }
                 events += record.messagesDeleted.map { Event(type: "deleted", id: $0.message.id, labels: []) }
-                events += record.labelsAdded.map { Event(type: "labelsAdded", id: $0.message.id, labels: Set($0.labelIds)) }
-                events += record.labelsRemoved.map { Event(type: "labelsRemoved", id: $0.message.id, labels: Set($0.labelIds)) }
+                events += record.labelsAdded.map {
+                    Event(type: "labelsAdded", id: $0.message.id, labels: Set($0.labelIds))
+                }
+                events += record.labelsRemoved.map {
+                    Event(type: "labelsRemoved", id: $0.message.id, labels: Set($0.labelIds))
+                }
             }
             let expected = [
                 Event(type: "labelsAdded", id: a, labels: ["STARRED"]),

@@ -23,7 +23,9 @@ struct EndToEndErrorTests {
     func permanentErrors() async throws {
         try await withEmulator { e in
             let client = e.client()
-            #expect(await gmailError { _ = try await client.getMessage(id: "ffffffffffff0001") } == .giveUp(.notFound(resource: "message")))
+            #expect(
+                await gmailError { _ = try await client.getMessage(id: "ffffffffffff0001") }
+                    == .giveUp(.notFound(resource: "message")))
 
             let start = try await client.getProfile().historyID
             let id = try await client.listAllMessages()[0].id
@@ -31,15 +33,22 @@ struct EndToEndErrorTests {
             _ = try await client.modify(id: id, remove: ["STARRED"])
             #expect(try await client.listHistory(startHistoryID: start).records.count == 2)
             try await e.control("expire-history", #"{"retention": 1}"#)
-            #expect(await gmailError { _ = try await client.listHistory(startHistoryID: start) } == .giveUp(.historyExpired))
+            #expect(
+                await gmailError { _ = try await client.listHistory(startHistoryID: start) } == .giveUp(.historyExpired)
+            )
 
             let invalidID = await gmailError { _ = try await client.getMessage(id: "not-an-id") }
-            guard case .badRequest? = invalidID else { Issue.record("malformed id: \(String(describing: invalidID))"); return }
+            guard case .badRequest? = invalidID else {
+                Issue.record("malformed id: \(String(describing: invalidID))")
+                return
+            }
             let invalidLabel = await gmailError { _ = try await client.modify(id: id, add: ["NO_SUCH_LABEL"]) }
             #expect(invalidLabel == .badRequest(reason: "Invalid label: NO_SUCH_LABEL"))
             // 403 that is not a rate limit: another user's mailbox (delegation denied) is permanent.
             let other = e.client(userID: "someone-else@example.com")
-            #expect(await gmailError { _ = try await other.getProfile() } == .giveUp(.permissionDenied(reason: "forbidden")))
+            #expect(
+                await gmailError { _ = try await other.getProfile() } == .giveUp(.permissionDenied(reason: "forbidden"))
+            )
             // A 400 or 403 is never retried.
             #expect(e.sleeper.sleeps.isEmpty)
         }
@@ -98,7 +107,10 @@ struct EndToEndErrorTests {
 
             try await e.faults(#"[{"method": "labels.list", "kind": "drop"}]"#)
             let error = await gmailError { _ = try await client.listLabels() }
-            guard case .retryLater(.transport)? = error else { Issue.record("expected .retryLater(.transport), got \(String(describing: error))"); return }
+            guard case .retryLater(.transport)? = error else {
+                Issue.record("expected .retryLater(.transport), got \(String(describing: error))")
+                return
+            }
             #expect(await e.requestLog().filter { $0.gmailMethod == "labels.list" }.count == 3)
         }
     }
@@ -129,12 +141,14 @@ struct EndToEndErrorTests {
     @Test("quota: unpaced against a tiny quota → 429s, retried after Retry-After, all succeed")
     func unpacedFetchIsRateLimitedAndRetried() async throws {
         // The emulator's bucket refills in real time, so backoff sleeps a quarter of the requested time for real.
-        try await withEmulator({
-            // A bucket of 5.01 units holds one 5-unit call: every later call needs ~1 s of refill, so 429s
-            // happen however slowly a loaded machine sends the requests (20 u/s let them all through).
-            $0.mailbox = .synthetic(count: 5)
-            $0.quotaUnitsPerSecond = 5.01
-        }, sleeper: EndToEndSleeper(realFraction: 0.3)) { e in
+        try await withEmulator(
+            {
+                // A bucket of 5.01 units holds one 5-unit call: every later call needs ~1 s of refill, so 429s
+                // happen however slowly a loaded machine sends the requests (20 u/s let them all through).
+                $0.mailbox = .synthetic(count: 5)
+                $0.quotaUnitsPerSecond = 5.01
+            }, sleeper: EndToEndSleeper(realFraction: 0.3)
+        ) { e in
             let ids = await e.emulator.mailbox.list(matching: { _ in true }, after: nil, limit: 100).page.map(\.id)
             try await e.control("reset-quota")
             let client = e.client(maxAttempts: 8)
@@ -144,7 +158,8 @@ struct EndToEndErrorTests {
             #expect(limited > 0, "stats: \(stats)")
             #expect(stats["unitsUsed"] as? Int == ids.count * 5)
             #expect(e.sleeper.sleeps.count == limited, "one backoff per 429")
-            #expect(e.sleeper.sleeps.allSatisfy { $0 >= .seconds(1) }, "each wait honours Retry-After: \(e.sleeper.sleeps)")
+            #expect(
+                e.sleeper.sleeps.allSatisfy { $0 >= .seconds(1) }, "each wait honours Retry-After: \(e.sleeper.sleeps)")
         }
     }
 }

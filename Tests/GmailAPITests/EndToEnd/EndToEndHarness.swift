@@ -1,12 +1,13 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import GmailAPI
 import GmailEmulator
 import GmailModel
 import Synchronization
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// End-to-end harness: a real emulator on 127.0.0.1 (port 0) and real `GmailClient`s talking to it over
 /// `URLSessionTransport`. Backoff sleeps are recorded, not slept (or slept scaled down, for the quota
@@ -38,7 +39,8 @@ final class EndToEndSleeper: Sleeper {
 /// Keeps 302s visible: the test itself follows the OAuth redirect.
 final class EndToEndNoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         completionHandler(nil)
@@ -66,35 +68,49 @@ struct EndToEnd: @unchecked Sendable {
     /// A client on real sockets: URLSessionTransport, recorded backoff, unlimited pacing by default.
     /// `random` 0 pins jitter to zero, so a recorded delay is exactly the server's Retry-After (or 0).
     func client(
-        tokens: any AccessTokenSource = StaticTokenSource(token: EndToEnd.staticToken), maxAttempts: Int = 4, batchSize: Int = 50,
-        pacer: QuotaPacer = .unlimited(), random: any RandomSource = FixedRandom(value: 0), sleeper: EndToEndSleeper? = nil,
+        tokens: any AccessTokenSource = StaticTokenSource(token: EndToEnd.staticToken), maxAttempts: Int = 4,
+        batchSize: Int = 50,
+        pacer: QuotaPacer = .unlimited(), random: any RandomSource = FixedRandom(value: 0),
+        sleeper: EndToEndSleeper? = nil,
         userID: String = "me", timeoutSeconds: Int = 10
     ) -> GmailClient {
         GmailClient(
             configuration: .init(
-                baseURL: baseURL, userID: userID, batchSize: batchSize, maxAttempts: maxAttempts, timeouts: .uniform(timeoutSeconds)),
-            transport: URLSessionTransport(), tokens: tokens, pacer: pacer, sleeper: sleeper ?? self.sleeper, random: random)
+                baseURL: baseURL, userID: userID, batchSize: batchSize, maxAttempts: maxAttempts,
+                timeouts: .uniform(timeoutSeconds)),
+            transport: URLSessionTransport(), tokens: tokens, pacer: pacer, sleeper: sleeper ?? self.sleeper,
+            random: random)
     }
 
     var oauthConfiguration: OAuthConfiguration {
         OAuthConfiguration(
-            clientID: OAuthServer.Settings().clientId, authorizationURL: baseURL.appendingPathComponent("o/oauth2/v2/auth"),
+            clientID: OAuthServer.Settings().clientId,
+            authorizationURL: baseURL.appendingPathComponent("o/oauth2/v2/auth"),
             tokenURL: baseURL.appendingPathComponent("token"))
     }
 
-    var tokenClient: OAuthTokenClient { OAuthTokenClient(configuration: oauthConfiguration, transport: URLSessionTransport(), timeoutSeconds: 10) }
+    var tokenClient: OAuthTokenClient {
+        OAuthTokenClient(configuration: oauthConfiguration, transport: URLSessionTransport(), timeoutSeconds: 10)
+    }
 
     /// One HTTP request with redirects disabled.
-    func http(_ method: String, _ url: URL, body: Data? = nil, contentType: String? = nil) async throws -> EndToEndReply {
+    func http(_ method: String, _ url: URL, body: Data? = nil, contentType: String? = nil) async throws -> EndToEndReply
+    {
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.timeoutInterval = 10
         if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
-        if let body { request.httpBody = body } else if method == "POST" || method == "PUT" { request.httpBody = Data() }
+        if let body {
+            request.httpBody = body
+        } else if method == "POST" || method == "PUT" {
+            request.httpBody = Data()
+        }
         let (data, response) = try await session.data(for: request)
         let http = response as? HTTPURLResponse
         var headers: [String: String] = [:]
-        for (key, value) in http?.allHeaderFields ?? [:] { headers[String(describing: key).lowercased()] = String(describing: value) }
+        for (key, value) in http?.allHeaderFields ?? [:] {
+            headers[String(describing: key).lowercased()] = String(describing: value)
+        }
         return EndToEndReply(status: http?.statusCode ?? 0, headers: headers, body: data)
     }
 
@@ -102,7 +118,9 @@ struct EndToEnd: @unchecked Sendable {
     @discardableResult
     func control(_ action: String, _ json: String = "{}", method: String = "POST") async throws -> EndToEndReply {
         let body = method == "GET" ? nil : Data(json.utf8)
-        let reply = try await http(method, URL(string: emulator.baseURL + "/_emulator/" + action)!, body: body, contentType: body == nil ? nil : "application/json")
+        let reply = try await http(
+            method, URL(string: emulator.baseURL + "/_emulator/" + action)!, body: body,
+            contentType: body == nil ? nil : "application/json")
         #expect(reply.status == 200, "control \(action): \(reply.text)")
         return reply
     }
@@ -113,10 +131,13 @@ struct EndToEnd: @unchecked Sendable {
     }
 
     /// Delivers raw RFC 5322 bytes through the control API; returns the new message id.
-    func deliver(_ raw: String, labels: [String] = ["INBOX", "UNREAD"], internalDateMs: Int64? = nil) async throws -> String {
+    func deliver(_ raw: String, labels: [String] = ["INBOX", "UNREAD"], internalDateMs: Int64? = nil) async throws
+        -> String
+    {
         var object: [String: Any] = ["raw": Base64URL.encode(Array(raw.utf8), padded: false), "labelIds": labels]
         if let internalDateMs { object["internalDate"] = internalDateMs }
-        let reply = try await control("deliver", String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self))
+        let reply = try await control(
+            "deliver", String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self))
         let id = reply.json["id"] as? String ?? ""
         #expect(!id.isEmpty)
         return id

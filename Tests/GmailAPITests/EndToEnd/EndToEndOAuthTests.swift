@@ -24,7 +24,8 @@ struct EndToEndOAuthTests {
     @Test("401 → one refresh at the emulator's token endpoint → retry succeeds")
     func unauthorizedRefreshRetry() async throws {
         try await withEmulator { e in
-            let provider = TokenProvider(refreshToken: try await issueRefreshToken(e), client: e.tokenClient, sleeper: EndToEndSleeper())
+            let provider = TokenProvider(
+                refreshToken: try await issueRefreshToken(e), client: e.tokenClient, sleeper: EndToEndSleeper())
             let client = e.client(tokens: provider)
             _ = try await client.getProfile()
             #expect(await provider.refreshCount == 1)
@@ -44,7 +45,8 @@ struct EndToEndOAuthTests {
     @Test("401 inside a batch → one refresh → the parts are re-sent and succeed")
     func unauthorizedBatchRefresh() async throws {
         try await withEmulator({ $0.mailbox = .synthetic(count: 4) }) { e in
-            let provider = TokenProvider(refreshToken: try await issueRefreshToken(e), client: e.tokenClient, sleeper: EndToEndSleeper())
+            let provider = TokenProvider(
+                refreshToken: try await issueRefreshToken(e), client: e.tokenClient, sleeper: EndToEndSleeper())
             let client = e.client(tokens: provider)
             let ids = try await client.listAllMessages().map(\.id)
             // Expired tokens: the emulator answers the batch 200 with a 401 in every part (its auth is per part).
@@ -104,7 +106,8 @@ struct EndToEndOAuthTests {
             async let code = receiver.waitForCode(expectedState: request.state, timeoutSeconds: 10)
             let landing = try await followRedirect(e, request.url)
             #expect(landing.status == 200)
-            let grant = try await e.tokenClient.exchange(code: try await code, verifier: request.pkce.verifier, redirectURI: request.redirectURI)
+            let grant = try await e.tokenClient.exchange(
+                code: try await code, verifier: request.pkce.verifier, redirectURI: request.redirectURI)
             #expect(grant.grants(OAuthConfiguration.gmailModifyScope))
             let refresh = try #require(grant.refreshToken)
 
@@ -126,7 +129,8 @@ struct EndToEndOAuthTests {
             let other = PKCE.generate()
             #expect(other.verifier != request.pkce.verifier)
             await #expect(throws: GmailAPIError.logInAgain(.credentialsRevoked)) {
-                _ = try await e.tokenClient.exchange(code: received, verifier: other.verifier, redirectURI: request.redirectURI)
+                _ = try await e.tokenClient.exchange(
+                    code: received, verifier: other.verifier, redirectURI: request.redirectURI)
             }
             let tokenReplies = await e.requestLog().filter { $0.path == "/token" }.map(\.status)
             #expect(tokenReplies == [400])
@@ -143,7 +147,9 @@ struct EndToEndOAuthTests {
             // A forged redirect: same receiver, someone else's state.
             var components = try #require(URLComponents(url: location, resolvingAgainstBaseURL: false))
             #expect(components.queryItems?.first { $0.name == "state" }?.value == request.state)
-            components.queryItems = components.queryItems?.map { $0.name == "state" ? URLQueryItem(name: "state", value: "forged-state") : $0 }
+            components.queryItems = components.queryItems?.map {
+                $0.name == "state" ? URLQueryItem(name: "state", value: "forged-state") : $0
+            }
             let landing = try await e.http("GET", try #require(components.url))
             #expect(landing.status == 400)
             let outcome: Result<String, LoginFlowError>
@@ -176,7 +182,10 @@ struct EndToEndOAuthTests {
                 }
                 Issue.record("a declined login must fail")
             } catch let error as LoginFlowError {
-                guard case .authorizationDenied = error else { Issue.record("got \(error)"); return }
+                guard case .authorizationDenied = error else {
+                    Issue.record("got \(error)")
+                    return
+                }
             }
         }
     }

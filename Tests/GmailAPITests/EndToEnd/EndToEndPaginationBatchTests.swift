@@ -51,7 +51,8 @@ struct EndToEndPaginationBatchTests {
             let client = e.client()
             let ids = try await client.listAllMessages().map(\.id).prefix(8).map { $0 }
             let unknown = ["ffffffffffff0001", "ffffffffffff0002"]
-            try await e.faults(#"""
+            try await e.faults(
+                #"""
                 [{"method": "messages.get", "kind": "503", "count": 1, "messageId": "\#(ids[2])"},
                  {"method": "messages.get", "kind": "429", "count": 1, "messageId": "\#(ids[5])"}]
                 """#)

@@ -6,23 +6,36 @@ import Testing
 /// Connection resets on a kept-alive connection: the error must surface at once, never after the timeout.
 /// Requests get a 60 s timeout and must end within 40 s: far apart, so a loaded machine cannot blur them.
 @Suite struct EndToEndResetTests {
-    static let batchBody = Data("--b\r\nContent-Type: application/http\r\nContent-ID: <item-0>\r\n\r\nGET /gmail/v1/users/me/profile\r\n\r\n--b--\r\n".utf8)
+    static let batchBody = Data(
+        "--b\r\nContent-Type: application/http\r\nContent-ID: <item-0>\r\n\r\nGET /gmail/v1/users/me/profile\r\n\r\n--b--\r\n"
+            .utf8)
 
-    @Test("URLSessionTransport: a batch POST reset before or after its body is read fails at once, though connections were reused",
-          arguments: ["dropBeforeBody", "drop"])
+    @Test(
+        "URLSessionTransport: a batch POST reset before or after its body is read fails at once, though connections were reused",
+        arguments: ["dropBeforeBody", "drop"])
     func resetBodyRequestFailsAtOnce(kind: String) async throws {
         try await withEmulator { e in
             let transport = URLSessionTransport()
-            let auth: HTTPHeaders = ["Authorization": "Bearer \(EndToEnd.staticToken)", "Content-Type": "multipart/mixed; boundary=b"]
-            let batch = HTTPRequest(method: "POST", url: e.baseURL.appendingPathComponent("batch/gmail/v1"), headers: auth, body: Self.batchBody, timeoutSeconds: 60)
+            let auth: HTTPHeaders = [
+                "Authorization": "Bearer \(EndToEnd.staticToken)", "Content-Type": "multipart/mixed; boundary=b",
+            ]
+            let batch = HTTPRequest(
+                method: "POST", url: e.baseURL.appendingPathComponent("batch/gmail/v1"), headers: auth,
+                body: Self.batchBody, timeoutSeconds: 60)
             // Earlier requests of both kinds leave connections behind for the next ones.
-            #expect(try await transport.send(HTTPRequest(method: "GET", url: e.baseURL.appendingPathComponent("gmail/v1/users/me/profile"), headers: auth)).status == 200)
+            #expect(
+                try await transport.send(
+                    HTTPRequest(
+                        method: "GET", url: e.baseURL.appendingPathComponent("gmail/v1/users/me/profile"), headers: auth
+                    )
+                ).status == 200)
             #expect(try await transport.send(batch).status == 200)
             try await e.faults(#"[{"method": "batch", "kind": "\#(kind)", "count": 1}]"#)
             let start = ContinuousClock.now
             await #expect(throws: (any Error).self) { _ = try await transport.send(batch) }
             let elapsed = ContinuousClock.now - start
-            #expect(elapsed < .seconds(40), "the reset surfaced after \(elapsed), as if it had waited for the 60 s timeout")
+            #expect(
+                elapsed < .seconds(40), "the reset surfaced after \(elapsed), as if it had waited for the 60 s timeout")
             #expect(try await transport.send(batch).status == 200, "the next request goes through")
         }
     }
@@ -34,7 +47,9 @@ import Testing
             // machine: the run must end well before one timeout has passed.
             let client = e.client(batchSize: 10, timeoutSeconds: 60)
             let ids = try await client.listAllMessages().map(\.id)
-            try await e.faults(#"[{"method": "batch", "kind": "dropBeforeBody", "count": 2}, {"method": "batch", "kind": "drop", "count": 2}]"#)
+            try await e.faults(
+                #"[{"method": "batch", "kind": "dropBeforeBody", "count": 2}, {"method": "batch", "kind": "drop", "count": 2}]"#
+            )
             let start = ContinuousClock.now
             let results = try await client.getMessages(ids: ids, format: .minimal)
             #expect(ContinuousClock.now - start < .seconds(40), "resets must not wait for the 60 s timeout")

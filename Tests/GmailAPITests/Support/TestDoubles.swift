@@ -21,7 +21,10 @@ final class ScriptedTransport: HTTPTransport {
         }
     }
 
-    enum ScriptError: Error { case exhausted(Int), dropped }
+    enum ScriptError: Error {
+        case exhausted(Int)
+        case dropped
+    }
 
     var requests: [HTTPRequest] { state.withLock { $0 } }
 
@@ -86,24 +89,32 @@ actor CountingTokenSource: AccessTokenSource {
     }
 }
 
-func jsonResponse(_ status: Int, _ body: String, headers: HTTPHeaders = ["Content-Type": "application/json"]) -> HTTPResponse {
+func jsonResponse(_ status: Int, _ body: String, headers: HTTPHeaders = ["Content-Type": "application/json"])
+    -> HTTPResponse
+{
     HTTPResponse(status: status, headers: headers, body: Data(body.utf8))
 }
 
 /// Google's error body shape (Fixtures/gmail/API-CONTRACT.md §6).
-func googleError(_ status: Int, reason: String?, message: String = "error", statusName: String = "X", headers: HTTPHeaders = [:]) -> HTTPResponse {
+func googleError(
+    _ status: Int, reason: String?, message: String = "error", statusName: String = "X", headers: HTTPHeaders = [:]
+) -> HTTPResponse {
     let errors = reason.map { #","errors":[{"message":"\#(message)","domain":"global","reason":"\#($0)"}]"# } ?? ""
-    return jsonResponse(status, #"{"error":{"code":\#(status),"message":"\#(message)"\#(errors),"status":"\#(statusName)"}}"#, headers: headers)
+    return jsonResponse(
+        status, #"{"error":{"code":\#(status),"message":"\#(message)"\#(errors),"status":"\#(statusName)"}}"#,
+        headers: headers)
 }
 
 /// A client on scripted transport, unlimited pacing and virtual time.
 func makeClient(
     transport: ScriptedTransport, tokens: any AccessTokenSource = StaticTokenSource(token: "ya29.SECRET-ACCESS"),
-    sleeper: VirtualSleeper = VirtualSleeper(), random: any RandomSource = FixedRandom(value: .max), maxAttempts: Int = 5, batchSize: Int = 50,
+    sleeper: VirtualSleeper = VirtualSleeper(), random: any RandomSource = FixedRandom(value: .max),
+    maxAttempts: Int = 5, batchSize: Int = 50,
     pacer: QuotaPacer = .unlimited()
 ) -> GmailClient {
     GmailClient(
-        configuration: .init(baseURL: URL(string: "http://127.0.0.1:9")!, batchSize: batchSize, maxAttempts: maxAttempts),
+        configuration: .init(
+            baseURL: URL(string: "http://127.0.0.1:9")!, batchSize: batchSize, maxAttempts: maxAttempts),
         transport: transport, tokens: tokens, pacer: pacer, sleeper: sleeper, random: random)
 }
 

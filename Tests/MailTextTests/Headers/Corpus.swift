@@ -25,7 +25,9 @@ enum Corpus {
         var files: [URL] = []
         for case let url as URL in walker where url.pathExtension == "eml" { files.append(url) }
         if files.count < 2000 {
-            Issue.record("expected the 2,226-message corpus at \(root.path), found \(files.count) files", sourceLocation: sourceLocation)
+            Issue.record(
+                "expected the 2,226-message corpus at \(root.path), found \(files.count) files",
+                sourceLocation: sourceLocation)
         }
         return files.sorted { $0.path < $1.path }
     }

@@ -39,7 +39,8 @@ import Testing
             if let from = fields.first("From") {
                 tally.fromHeaders += 1
                 if AddressListParser.parse(from).isEmpty {
-                    tally.fromWithoutAddress.append("\(url.lastPathComponent): \(String(decoding: from, as: UTF8.self))")
+                    tally.fromWithoutAddress.append(
+                        "\(url.lastPathComponent): \(String(decoding: from, as: UTF8.self))")
                 } else {
                     tally.fromWithAddress += 1
                 }

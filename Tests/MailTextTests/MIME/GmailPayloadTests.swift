@@ -34,21 +34,26 @@ import Testing
         #expect(message.subject == "lunch")
         #expect(message.plainPart?.text == "Hi Ann,\r\nLunch at 12?\r\n")
         #expect(message.htmlPart?.text == "<p>Hi Ann,<br>Lunch at 12?</p>\r\n")
-        #expect(message.attachments == [MailAttachment(
-            partID: "1", filename: "menu.pdf", mimeType: "application/pdf", size: 15_872, contentID: nil,
-            isInline: false, gmailAttachmentID: "ANGjdJ8-EXAMPLE-ONLY")])
+        #expect(
+            message.attachments == [
+                MailAttachment(
+                    partID: "1", filename: "menu.pdf", mimeType: "application/pdf", size: 15_872, contentID: nil,
+                    isInline: false, gmailAttachmentID: "ANGjdJ8-EXAMPLE-ONLY")
+            ])
 
         // The raw door: the same message on the wire.
-        let raw = ParsedMessage(raw: crlf(
-            "From: Bob Example <bob@example.org>", "To: ann@example.com", "Subject: lunch",
-            "Date: Wed, 13 Nov 2024 09:00:00 +0000", "Message-ID: <lunch-1@example.org>",
-            "Content-Type: multipart/mixed; boundary=mixed", "",
-            "--mixed", "Content-Type: multipart/alternative; boundary=\"alt\"", "",
-            "--alt", "Content-Type: text/plain; charset=\"UTF-8\"", "", "Hi Ann,", "Lunch at 12?", "",
-            "--alt", "Content-Type: text/html; charset=\"UTF-8\"", "", "<p>Hi Ann,<br>Lunch at 12?</p>", "",
-            "--alt--", "--mixed",
-            "Content-Type: application/pdf; name=\"menu.pdf\"", "Content-Disposition: attachment; filename=\"menu.pdf\"",
-            "Content-Transfer-Encoding: base64", "", "JVBERi0=", "--mixed--"))
+        let raw = ParsedMessage(
+            raw: crlf(
+                "From: Bob Example <bob@example.org>", "To: ann@example.com", "Subject: lunch",
+                "Date: Wed, 13 Nov 2024 09:00:00 +0000", "Message-ID: <lunch-1@example.org>",
+                "Content-Type: multipart/mixed; boundary=mixed", "",
+                "--mixed", "Content-Type: multipart/alternative; boundary=\"alt\"", "",
+                "--alt", "Content-Type: text/plain; charset=\"UTF-8\"", "", "Hi Ann,", "Lunch at 12?", "",
+                "--alt", "Content-Type: text/html; charset=\"UTF-8\"", "", "<p>Hi Ann,<br>Lunch at 12?</p>", "",
+                "--alt--", "--mixed",
+                "Content-Type: application/pdf; name=\"menu.pdf\"",
+                "Content-Disposition: attachment; filename=\"menu.pdf\"",
+                "Content-Transfer-Encoding: base64", "", "JVBERi0=", "--mixed--"))
         #expect(raw.subject == message.subject)
         #expect(raw.from == message.from)
         #expect(raw.plainPart?.text == message.plainPart?.text)
@@ -67,7 +72,8 @@ import Testing
     @Test("body data is NOT transfer-decoded again: a quoted-printable header does not corrupt '=' in data")
     func noDoubleDecoding() throws {
         // "a=3Db" as literal text; Gmail already undid the transfer encoding.
-        let json = #"{"mimeType": "text/plain", "headers": [{"name": "Content-Transfer-Encoding", "value": "quoted-printable"}], "body": {"size": 5, "data": "YT0zRGI="}}"#
+        let json =
+            #"{"mimeType": "text/plain", "headers": [{"name": "Content-Transfer-Encoding", "value": "quoted-printable"}], "body": {"size": 5, "data": "YT0zRGI="}}"#
         let payload = try JSONDecoder().decode(MessagePart.self, from: Data(json.utf8))
         #expect(GmailPayloadAdapter.makeRoot(payload).text == "a=3Db")
     }

@@ -17,14 +17,19 @@ import Testing
         #expect(rejected.isEmpty, "\(rejected)")
     }
 
-    @Test("text that is not mail is rejected with the reason", arguments: [
-        ("root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n", MessageValidation.Rejection.noMessageHeaderFields),
-        ("[section]\nkey: value\n", .noHeaderFields),
-        ("Dear Bob: see you at noon.\n", .noHeaderFields),
-        ("title: Notes\ntags: a, b\n\nSome text.\n", .noMessageHeaderFields),
-        (" \r\n\t\n", .empty),
-        ("", .empty),
-    ])
+    @Test(
+        "text that is not mail is rejected with the reason",
+        arguments: [
+            (
+                "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n",
+                MessageValidation.Rejection.noMessageHeaderFields
+            ),
+            ("[section]\nkey: value\n", .noHeaderFields),
+            ("Dear Bob: see you at noon.\n", .noHeaderFields),
+            ("title: Notes\ntags: a, b\n\nSome text.\n", .noMessageHeaderFields),
+            (" \r\n\t\n", .empty),
+            ("", .empty),
+        ])
     func rejected(text: String, expected: MessageValidation.Rejection) {
         #expect(MessageValidation.rejection(of: Array(text.utf8)) == expected)
     }
@@ -35,12 +40,14 @@ import Testing
         #expect(MessageValidation.rejection(of: png) == .binary)
     }
 
-    @Test("one email field is enough, in any case, after other fields, or after an mbox From line", arguments: [
-        "Subject: hi\n\nbody\n",
-        "X-Custom: 1\nfrom: a@example.org\n\nbody\n",
-        "From a@example.org Tue Mar  3 14:02:00 2025\nMESSAGE-ID: <1@example.org>\n\n",
-        "Content-Type: text/plain\n",
-    ])
+    @Test(
+        "one email field is enough, in any case, after other fields, or after an mbox From line",
+        arguments: [
+            "Subject: hi\n\nbody\n",
+            "X-Custom: 1\nfrom: a@example.org\n\nbody\n",
+            "From a@example.org Tue Mar  3 14:02:00 2025\nMESSAGE-ID: <1@example.org>\n\n",
+            "Content-Type: text/plain\n",
+        ])
     func accepted(text: String) {
         #expect(MessageValidation.rejection(of: Array(text.utf8)) == nil)
     }

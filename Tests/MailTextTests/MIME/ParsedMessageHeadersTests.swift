@@ -23,10 +23,16 @@ import Testing
             "List-Unsubscribe: <mailto:dev-leave@lists.example.org>")
         #expect(message.mailingList == MailingList(id: "dev.lists.example.org", name: "Développeurs"))
         #expect(message.listPosting == .address(MailAddress(address: "dev@lists.example.org")))
-        #expect(message.replyTo == [MailAddress(name: "Dev List", address: "dev@lists.example.org"),
-                                    MailAddress(address: "jane@example.org")])
-        #expect(message.mailFollowupTo == [MailAddress(address: "dev@lists.example.org"),
-                                           MailAddress(name: "Doe, Jane", address: "jane@example.org")])
+        #expect(
+            message.replyTo == [
+                MailAddress(name: "Dev List", address: "dev@lists.example.org"),
+                MailAddress(address: "jane@example.org"),
+            ])
+        #expect(
+            message.mailFollowupTo == [
+                MailAddress(address: "dev@lists.example.org"),
+                MailAddress(name: "Doe, Jane", address: "jane@example.org"),
+            ])
     }
 
     @Test("an announcement list is read-only; a message without list headers has none")
@@ -58,15 +64,20 @@ import Testing
     func salvage() {
         #expect(Self.message("From: someone@host  Fri Aug 23 11:08:46 2002").sender?.address == "someone@host")
         #expect(Self.message("From: Sen Fane <steom>", "From: avid Daney <om>").sender?.address == "steom")
-        #expect(Self.message("From: undisclosed", "From: bob at example.com (Bob)").sender
-            == MailAddress(name: "Bob", address: "bob@example.com"))
+        #expect(
+            Self.message("From: undisclosed", "From: bob at example.com (Bob)").sender
+                == MailAddress(name: "Bob", address: "bob@example.com"))
     }
 
     @Test("a From with several authors exposes all of them; the sender is the first")
     func severalAuthors() {
-        let message = Self.message("From: Alice <alice@example.org>, \"Smith, Bob\" <bob@example.org>", "Sender: alice@example.org")
-        #expect(message.from == [MailAddress(name: "Alice", address: "alice@example.org"),
-                                 MailAddress(name: "Smith, Bob", address: "bob@example.org")])
+        let message = Self.message(
+            "From: Alice <alice@example.org>, \"Smith, Bob\" <bob@example.org>", "Sender: alice@example.org")
+        #expect(
+            message.from == [
+                MailAddress(name: "Alice", address: "alice@example.org"),
+                MailAddress(name: "Smith, Bob", address: "bob@example.org"),
+            ])
         #expect(message.sender == MailAddress(name: "Alice", address: "alice@example.org"))
     }
 

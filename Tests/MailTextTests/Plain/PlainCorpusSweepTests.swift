@@ -7,7 +7,9 @@ import Testing
     static let corpus = Corpus.root
 
     static func bodies() -> [String] {
-        guard let walker = FileManager.default.enumerator(at: corpus, includingPropertiesForKeys: nil) else { return [] }
+        guard let walker = FileManager.default.enumerator(at: corpus, includingPropertiesForKeys: nil) else {
+            return []
+        }
         var bodies: [String] = []
         for case let url as URL in walker where url.pathExtension == "eml" {
             guard let data = try? Data(contentsOf: url) else { continue }  // unreadable file: nothing to sweep

@@ -2,10 +2,13 @@ import MailText
 import Testing
 
 @Suite struct PlainTextCleanerTests {
-    @Test("tidies whitespace", arguments: [
-        ("\n\n  \nHello   \n\n\n\n\nBye  \n\n", "  \nHello\n\nBye".trimmingBlankStart),   // blank ends, runs, trailing spaces
-        ("Hello\n\nBye", "Hello\n\nBye"),                                                // one blank line stays
-    ])
+    @Test(
+        "tidies whitespace",
+        arguments: [
+            // blank ends, runs, trailing spaces
+            ("\n\n  \nHello   \n\n\n\n\nBye  \n\n", "  \nHello\n\nBye".trimmingBlankStart),
+            ("Hello\n\nBye", "Hello\n\nBye"),  // one blank line stays
+        ])
     func tidy(input: String, expected: String) {
         #expect(PlainTextCleaner.clean(input).text == expected)
     }
@@ -13,8 +16,11 @@ import Testing
     @Test("reports nothing removed for a plain message")
     func plainMessage() {
         let cleaned = PlainTextCleaner.clean("Hi Bob,\n\nLunch at noon?\n\nAnn\n")
-        #expect(cleaned == PlainTextCleaning(text: "Hi Bob,\n\nLunch at noon?\n\nAnn", removedQuote: false,
-                                             removedSignature: false, forwarded: false))
+        #expect(
+            cleaned
+                == PlainTextCleaning(
+                    text: "Hi Bob,\n\nLunch at noon?\n\nAnn", removedQuote: false,
+                    removedSignature: false, forwarded: false))
     }
 
     @Test("runs quote, signature and unwrap steps together on a wrapped reply")
@@ -37,26 +43,29 @@ import Testing
             > team last week.
             """
         let cleaned = PlainTextCleaner.clean(input)
-        #expect(cleaned.text == """
-            Hi Ann,
+        #expect(
+            cleaned.text == """
+                Hi Ann,
 
-            I went through all of your comments and fixed the ones about the data migration. The others need a longer discussion, so let us talk about them on Friday.
+                I went through all of your comments and fixed the ones about the data migration. The others need a longer discussion, so let us talk about them on Friday.
 
-            Best,
-            Bob
-            """)
+                Best,
+                Bob
+                """)
         #expect(cleaned.removedQuote)
         #expect(cleaned.removedSignature)
         #expect(!cleaned.forwarded)
     }
 
-    @Test("never returns blank text for a message with text", arguments: [
-        "> only\n> quoted",                  // only a quote
-        "-- \nsignature only",               // only a signature
-        "Sent from my iPhone",               // only a footer
-        "On Mon, Jan 1, 2024 Ann wrote:",    // only an attribution
-        "________________________________\nFrom: Ann\nSent: Monday\nTo: Bob\nSubject: Hi", // only a header block
-    ])
+    @Test(
+        "never returns blank text for a message with text",
+        arguments: [
+            "> only\n> quoted",  // only a quote
+            "-- \nsignature only",  // only a signature
+            "Sent from my iPhone",  // only a footer
+            "On Mon, Jan 1, 2024 Ann wrote:",  // only an attribution
+            "________________________________\nFrom: Ann\nSent: Monday\nTo: Bob\nSubject: Hi",  // only a header block
+        ])
     func neverBlank(input: String) {
         #expect(!PlainTextCleaner.clean(input).text.isEmpty)
     }
@@ -73,7 +82,8 @@ import Testing
 
     @Test("a quote behind a line separator is found like one behind a newline")
     func quoteBehindLineSeparator() {
-        let body = "Yes.\u{2029}\u{2029}On Mon, Jan 1, 2024 at 10:00 AM Ann <ann@example.com> wrote:\u{2028}> Lunch?\u{2028}> At noon?"
+        let body =
+            "Yes.\u{2029}\u{2029}On Mon, Jan 1, 2024 at 10:00 AM Ann <ann@example.com> wrote:\u{2028}> Lunch?\u{2028}> At noon?"
         #expect(TextPipeline().text(ofPlain: body).text == "Yes.")
     }
 

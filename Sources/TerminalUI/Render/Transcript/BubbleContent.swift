@@ -48,15 +48,18 @@ struct BubbleContent {
     func attachmentLabel(_ attachment: BubbleMessage.Attachment) -> String {
         let safe = TerminalSafeText.singleLine(attachment.filename)
         let name = safe.isEmpty ? "attachment" : safe
-        let prefix = glyphs.attachment + " ", suffix = " (" + ByteCount.format(attachment.size) + ")"
+        let prefix = glyphs.attachment + " "
+        let suffix = " (" + ByteCount.format(attachment.size) + ")"
         let room = maxWidth - DisplayWidth.of(prefix) - DisplayWidth.of(suffix)
         guard DisplayWidth.of(name) > room, room >= 8 else { return prefix + name + suffix }
-        var stem = Substring(name), ext = Substring("")
+        var stem = Substring(name)
+        var ext = Substring("")
         if let dot = name.lastIndex(of: "."), dot > name.startIndex, name.distance(from: dot, to: name.endIndex) <= 8 {
             stem = name[..<dot]
             ext = name[dot...]
         }
-        let shortened = DisplayWidth.truncate(String(stem), toWidth: room - DisplayWidth.of(ext), ellipsis: glyphs.ellipsis) + ext
+        let shortened =
+            DisplayWidth.truncate(String(stem), toWidth: room - DisplayWidth.of(ext), ellipsis: glyphs.ellipsis) + ext
         return prefix + shortened + suffix
     }
 
@@ -68,7 +71,9 @@ struct BubbleContent {
     static func trimmingBlankLines(_ text: String) -> String {
         // Fast path: most texts neither start nor end with whitespace.
         let isBlank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 }
-        guard let first = text.utf8.first, let last = text.utf8.last, isBlank(first) || isBlank(last) else { return text }
+        guard let first = text.utf8.first, let last = text.utf8.last, isBlank(first) || isBlank(last) else {
+            return text
+        }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         while let first = lines.first, first.allSatisfy(\.isWhitespace) { lines.removeFirst() }
         while let last = lines.last, last.allSatisfy(\.isWhitespace) { lines.removeLast() }

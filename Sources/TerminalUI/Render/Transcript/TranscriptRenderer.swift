@@ -17,7 +17,9 @@ public struct TranscriptRenderer: Sendable {
     /// A new header starts after this gap between two messages of the same sender.
     static let runBreakMs: Int64 = 30 * 60 * 1000
 
-    public init(width: Int, time: TimeFormatting, palette: Palette, glyphs: Glyphs = .rounded, showFullText: Bool = false) {
+    public init(
+        width: Int, time: TimeFormatting, palette: Palette, glyphs: Glyphs = .rounded, showFullText: Bool = false
+    ) {
         self.width = width
         self.time = time
         self.palette = palette
@@ -36,7 +38,8 @@ public struct TranscriptRenderer: Sendable {
             output += "\n"
         }
         heading(transcript).forEach(line)
-        let content = BubbleContent(maxWidth: bubbleWidth - Bubble.frameWidth, glyphs: glyphs, showFullText: showFullText)
+        let content = BubbleContent(
+            maxWidth: bubbleWidth - Bubble.frameWidth, glyphs: glyphs, showFullText: showFullText)
         let bubble = Bubble(glyphs: glyphs, palette: palette)
         let firstUnread = transcript.messages.firstIndex { $0.isUnread && !$0.isFromMe }
         var previous: BubbleMessage?
@@ -55,10 +58,12 @@ public struct TranscriptRenderer: Sendable {
                 line("")
                 line(palette.paint(centered("\(count) unread"), .badge))
             }
-            let startsRun = newDay || index == firstUnread || previous.map {
-                $0.from.key != message.from.key || $0.isFromMe != message.isFromMe
-                    || message.dateMs - $0.dateMs > Self.runBreakMs
-            } ?? true
+            let startsRun =
+                newDay || index == firstUnread
+                || previous.map {
+                    $0.from.key != message.from.key || $0.isFromMe != message.isFromMe
+                        || message.dateMs - $0.dateMs > Self.runBreakMs
+                } ?? true
             if startsRun {
                 line("")
                 line(header(for: message))
@@ -83,7 +88,9 @@ public struct TranscriptRenderer: Sendable {
         lines.append(palette.paint(DisplayWidth.truncate(title, toWidth: width, ellipsis: glyphs.ellipsis), .bold))
         let people = transcript.participants.map { person -> String in
             let address = TerminalSafeText.singleLine(person.address)
-            guard let name = person.name.map(TerminalSafeText.singleLine), !name.isEmpty, name != address else { return address }
+            guard let name = person.name.map(TerminalSafeText.singleLine), !name.isEmpty, name != address else {
+                return address
+            }
             return name + " <" + address + ">"
         }
         if !people.isEmpty {
@@ -113,7 +120,8 @@ public struct TranscriptRenderer: Sendable {
 
     /// `label` between two rules, centred: "── Tue 3 Mar 2025 ──".
     func centered(_ label: String) -> String {
-        let fitted = DisplayWidth.truncate(glyphs.rule + " " + label + " " + glyphs.rule, toWidth: width, ellipsis: glyphs.ellipsis)
+        let fitted = DisplayWidth.truncate(
+            glyphs.rule + " " + label + " " + glyphs.rule, toWidth: width, ellipsis: glyphs.ellipsis)
         return String(repeating: " ", count: max(0, (width - DisplayWidth.of(fitted)) / 2)) + fitted
     }
 }
