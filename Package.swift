@@ -255,7 +255,7 @@ let package = Package(
             name: "ChatmailCLITests",
             // Depends on the executable so `swift test` always builds the binary the end-to-end tests run.
             dependencies: [
-                "ChatmailCLI", "ChatmailStore", "EmulatorLauncher", "GmailAPI", "TerminalUI", "chatmail",
+                "ChatmailCLI", "ChatmailStore", "EmulatorLauncher", "GmailAPI", "GmailModel", "TerminalUI", "chatmail",
                 "CommonMarkTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),

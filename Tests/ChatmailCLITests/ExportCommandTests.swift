@@ -2,6 +2,7 @@ import ChatmailStore
 import CommonMarkTestSupport
 import Foundation
 import GRDB
+import GmailModel
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -335,8 +336,7 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
             --b--\r
 
             """
-        let encoded = Data(raw.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
+        let encoded = Base64URL.encode(Array(raw.utf8), padded: true)
         let delivered = try await emulator.post(
             "_emulator/deliver",
             json: String(

@@ -1,6 +1,7 @@
 import ChatmailStore
 import Foundation
 import GRDB
+import GmailModel
 import Testing
 
 @Suite struct SearchCommandTests {
@@ -143,8 +144,7 @@ import Testing
         func deliver(_ word: String) async throws -> String {
             let raw =
                 "From: Quinn <quinn@example.net>\r\nTo: me@example.org\r\nSubject: note \(word)\r\nDate: Wed, 5 Mar 2025 10:00:00 +0000\r\n\r\nThe \(word) is here.\r\n"
-            let encoded = Data(raw.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-                .replacingOccurrences(of: "/", with: "_")
+            let encoded = Base64URL.encode(Array(raw.utf8), padded: true)
             let body = String(
                 decoding: try JSONSerialization.data(withJSONObject: ["raw": encoded, "labelIds": ["INBOX"]]),
                 as: UTF8.self)

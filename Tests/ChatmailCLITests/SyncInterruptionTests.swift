@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GmailModel
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -118,9 +119,7 @@ struct SyncExit: Sendable {
         for number in 0..<40 {
             let raw =
                 "From: Person \(number % 7) <person\(number % 7)@example.net>\r\nTo: me@example.org\r\nSubject: late \(number)\r\nDate: Wed, 5 Mar 2025 10:\(10 + number % 50):00 +0000\r\n\r\nNew mail number \(number)\r\n"
-            let encoded = Data(raw.utf8).base64EncodedString()
-                // base64url, as the control API takes
-                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            let encoded = Base64URL.encode(Array(raw.utf8), padded: true)
             let delivered = try await emulator.post(
                 "_emulator/deliver",
                 json: String(
