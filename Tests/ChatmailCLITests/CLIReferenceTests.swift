@@ -36,7 +36,8 @@ import Testing
             Every command's `--help`, as the built binary prints it at 80 columns. A test compares this file
             with the binary, so it is always current; after changing a command's help, rewrite it with
             `CHATMAIL_UPDATE_CLI_DOC=1 swift test --filter CLIReferenceTests`. The README explains the
-            concepts (people, the demo, paging, configuration, JSON and exit codes).
+            concepts (people, the demo, paging, configuration and exit codes); `JSON.md` lists every key that
+            `--json` prints.
 
             """
         for (path, help) in tree {

@@ -39,7 +39,8 @@ import Testing
                 continue
             }
             let nested = cells[1].firstMatch(of: /\(#shape-([a-z-]+)\)/).map { String($0.1) }
-            shapes[name, default: []].append(Key(name: String(cells[0].dropFirst().dropLast()), nullable: cells[2] == "yes", shape: nested))
+            shapes[name, default: []].append(
+                Key(name: String(cells[0].dropFirst().dropLast()), nullable: cells[2] == "yes", shape: nested))
         }
         return shapes
     }
@@ -55,13 +56,16 @@ import Testing
 
         /// Checks the output of `command`: one document whose root is `shape`, or a non-empty array of
         /// `shape` when `array` is set.
-        func check(_ result: RunResult, _ command: String, status: Int32 = 0, shape: String, array: Bool = false) throws {
+        func check(_ result: RunResult, _ command: String, status: Int32 = 0, shape: String, array: Bool = false) throws
+        {
             #expect(result.status == status, "\(command): \(result.stderr)")
             let json = try #require(try? result.json(), "\(command) printed no JSON: \(result.stdout)")
             if array {
                 let elements = try #require(json as? [Any], "\(command) printed no array")
                 #expect(!elements.isEmpty, "\(command) printed an empty array, which shows no keys")
-                for (index, element) in elements.enumerated() { check(element, shape: shape, at: "\(command)[\(index)]") }
+                for (index, element) in elements.enumerated() {
+                    check(element, shape: shape, at: "\(command)[\(index)]")
+                }
             } else {
                 check(json, shape: shape, at: command)
             }
@@ -77,8 +81,11 @@ import Testing
                 return
             }
             seen.insert(shape)
-            let printed = Set(object.keys), documented = Set(keys.map(\.name))
-            #expect(printed == documented, """
+            let printed = Set(object.keys)
+            let documented = Set(keys.map(\.name))
+            #expect(
+                printed == documented,
+                """
                 \(path) (shape \(shape)): undocumented keys \(printed.subtracting(documented).sorted()), \
                 documented keys not printed \(documented.subtracting(printed).sorted())
                 """)
@@ -88,11 +95,15 @@ import Testing
                     #expect(key.nullable, "\(path).\(key.name) is null, but Docs/JSON.md says it never is")
                 } else if let nested = key.shape {
                     if let elements = member as? [Any] {
-                        for (index, element) in elements.enumerated() { check(element, shape: nested, at: "\(path).\(key.name)[\(index)]") }
+                        for (index, element) in elements.enumerated() {
+                            check(element, shape: nested, at: "\(path).\(key.name)[\(index)]")
+                        }
                     } else {
                         check(member, shape: nested, at: "\(path).\(key.name)")
                     }
-                } else if member is [String: Any] || (member as? [Any])?.contains(where: { $0 is [String: Any] }) == true {
+                } else if member is [String: Any]
+                    || (member as? [Any])?.contains(where: { $0 is [String: Any] }) == true
+                {
                     Issue.record("\(path).\(key.name) holds objects, but Docs/JSON.md links no shape for them")
                 }
             }
@@ -106,7 +117,9 @@ import Testing
         for (name, keys) in shapes {
             #expect(!keys.isEmpty, "shape \(name) has no keys")
             #expect(Set(keys.map(\.name)).count == keys.count, "shape \(name) lists a key twice")
-            for key in keys { if let nested = key.shape { #expect(shapes[nested] != nil, "\(name).\(key.name) refers to \(nested)") } }
+            for key in keys {
+                if let nested = key.shape { #expect(shapes[nested] != nil, "\(name).\(key.name) refers to \(nested)") }
+            }
         }
         #expect(shapes["address"] == [Key(name: "address", nullable: false), Key(name: "name", nullable: true)])
     }
@@ -118,28 +131,37 @@ import Testing
         // The standard cast: a store seeded directly, no Gmail needed.
         let fixture = try CLIFixture()
         try fixture.seedCast()
-        try checker.check(try await fixture.run(["conversations", "--json"]), "conversations", shape: "conversation", array: true)
+        try checker.check(
+            try await fixture.run(["conversations", "--json"]), "conversations", shape: "conversation", array: true)
         try checker.check(try await fixture.run(["show", "alice", "--json"]), "show", shape: "transcript")
-        try checker.check(try await fixture.run(["search", "lunch", "--json"]), "search", shape: "search-hit", array: true)
+        try checker.check(
+            try await fixture.run(["search", "lunch", "--json"]), "search", shape: "search-hit", array: true)
         for (action, person) in [
             ("archive", "alan"), ("unarchive", "alan"), ("read", "alice"), ("unread", "alice"), ("star", "alice"),
             ("unstar", "alice"), ("trash", "alan"),
         ] {
             try checker.check(try await fixture.run([action, person, "--json"]), action, shape: "action-result")
         }
-        try checker.check(try await fixture.run(["pending", "--json"]), "pending", shape: "pending-action", array: true)
-        try checker.check(try await fixture.run(["pending", "list", "--all", "--json"]), "pending list", shape: "pending-action", array: true)
+        try checker.check(
+            try await fixture.run(["pending", "--json"]), "pending", shape: "pending-action", array: true)
+        try checker.check(
+            try await fixture.run(["pending", "list", "--all", "--json"]), "pending list", shape: "pending-action",
+            array: true)
         try checker.check(try await fixture.run(["status", "--json"]), "status", shape: "status")
-        try checker.check(try await fixture.run(["show", "nobody", "--json"]), "show nobody", status: 2, shape: "error-document")
+        try checker.check(
+            try await fixture.run(["show", "nobody", "--json"]), "show nobody", status: 2, shape: "error-document")
 
         // A home synced from the Gmail emulator, for the commands that talk to Gmail.
         let gmail = try await LoggedInHome()
         try checker.check(try await gmail.run(["sync", "--json"]), "sync", shape: "sync")
         #expect(try await gmail.run(["star", "bob"]).status == 0)
         let offline = ["CHATMAIL_GMAIL_API_URL": "http://127.0.0.1:1"]
-        try checker.check(try await gmail.run(["pending", "run", "--json"], environment: offline), "pending run offline", status: 1, shape: "pending-run")
+        try checker.check(
+            try await gmail.run(["pending", "run", "--json"], environment: offline), "pending run offline", status: 1,
+            shape: "pending-run")
         let later = ["CHATMAIL_NOW_MS": String(CLIFixture.now + 3_600_000)]
-        try checker.check(try await gmail.run(["pending", "run", "--json"], environment: later), "pending run", shape: "pending-run")
+        try checker.check(
+            try await gmail.run(["pending", "run", "--json"], environment: later), "pending run", shape: "pending-run")
 
         // Commands on files.
         let importHome = fixture.home.appendingPathComponent("import-home")
@@ -151,6 +173,8 @@ import Testing
         try checker.check(try await CLIFixture.run(["view", message, "--json"]), "view", shape: "message-view")
 
         // Every documented shape was printed with at least one object, so no table goes unchecked.
-        #expect(checker.seen == Set(checker.shapes.keys), "never printed: \(Set(checker.shapes.keys).subtracting(checker.seen).sorted())")
+        #expect(
+            checker.seen == Set(checker.shapes.keys),
+            "never printed: \(Set(checker.shapes.keys).subtracting(checker.seen).sorted())")
     }
 }
