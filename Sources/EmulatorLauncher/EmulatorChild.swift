@@ -16,6 +16,9 @@ public final class EmulatorChild: @unchecked Sendable {
     /// Where the emulator listens, from the first line it prints.
     public let baseURL: URL
     private let process: Process
+    /// The write end of the child's standard input, never written: when this process ends, however it
+    /// ends, the kernel closes it and the child, started with `--exit-when-stdin-closes`, stops too.
+    private let lifeline: Pipe
     private let errorOutput: OutputTail
     private let standardOutput: OutputTail
 
@@ -36,7 +39,9 @@ public final class EmulatorChild: @unchecked Sendable {
         }
         process = Process()
         process.executableURL = executable
-        process.arguments = ["serve"] + serveArguments + ["--client-id", Self.clientID]
+        process.arguments = ["serve"] + serveArguments + ["--client-id", Self.clientID, "--exit-when-stdin-closes"]
+        lifeline = Pipe()
+        process.standardInput = lifeline
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

@@ -29,6 +29,8 @@ struct Serve: AsyncParsableCommand {
         help: ArgumentHelp(
             "Keep changes and logins in this file, and replay it on start (same mailbox and seed).", valueName: "file"))
     var journal: String?
+    @Flag(help: "Stop when standard input reaches its end: a parent holding the other end of a pipe keeps it alive.")
+    var exitWhenStdinCloses = false
 
     func validate() throws {
         if mailbox != nil && synthetic != nil {
@@ -54,17 +56,31 @@ struct Serve: AsyncParsableCommand {
         let running = try await EmulatorServer.start(configuration)
         // Unbuffered write: scripts read the first line to learn the port.
         FileHandle.standardOutput.write(Data((running.baseURL + "\n").utf8))
+        // A graceful shutdown waits for clients' idle keep-alive connections, which may never close; the
+        // process must still end, so it exits after 2 s regardless.
+        let stop: @Sendable () -> Void = {
+            Task { await running.shutdown() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 2) { Foundation.exit(0) }
+        }
         let signals = [SIGINT, SIGTERM].map { (signalNumber: Int32) -> any DispatchSourceSignal in
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber)
-            source.setEventHandler {
-                Task { await running.shutdown() }
-                // A graceful shutdown waits for clients' idle keep-alive connections, which may never close;
-                // a signal must still end the process, so it exits after 2 s regardless.
-                DispatchQueue.global().asyncAfter(deadline: .now() + 2) { Foundation.exit(0) }
-            }
+            source.setEventHandler(handler: stop)
             source.resume()
             return source
+        }
+        if exitWhenStdinCloses {
+            // The parent's end of the pipe closes however the parent ends, SIGKILL included, so a child
+            // never outlives the program that started it.
+            Thread.detachNewThread {
+                var buffer = [UInt8](repeating: 0, count: 256)
+                while true {
+                    let count = read(STDIN_FILENO, &buffer, buffer.count)
+                    if count > 0 || (count < 0 && errno == EINTR) { continue }
+                    break  // end of file, or an error that means the same: nobody is there any more
+                }
+                stop()
+            }
         }
         try await running.waitUntilStopped()
         _ = signals

@@ -22,6 +22,44 @@ import FoundationNetworking
         #expect(kill(pid, 0) == -1)
     }
 
+    @Test("a child started with --exit-when-stdin-closes stops when the holder of its stdin is killed")
+    func stopsWithItsParent() async throws {
+        // `sleep` stands in for the parent: it alone holds the pipe's write end and is killed with SIGKILL,
+        // as a `chatmail sync` on a demo home can be. The kernel closes the pipe and the emulator must follow.
+        let lifeline = Pipe()
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        holder.arguments = ["600"]
+        holder.standardOutput = lifeline
+        let emulator = Process()
+        emulator.executableURL = EmulatorChild.siblingExecutable
+        emulator.arguments = ["serve", "--synthetic", "3", "--exit-when-stdin-closes"]
+        emulator.standardInput = lifeline
+        let output = Pipe()
+        emulator.standardOutput = output
+        try holder.run()
+        try emulator.run()
+        defer {
+            if emulator.isRunning { kill(emulator.processIdentifier, SIGKILL) }
+            if holder.isRunning { kill(holder.processIdentifier, SIGKILL) }
+        }
+        try lifeline.fileHandleForWriting.close()
+        try lifeline.fileHandleForReading.close()
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data([0x0A]) {
+            line.append(byte)
+        }
+        #expect(String(decoding: line, as: UTF8.self).hasPrefix("http://127.0.0.1:"))
+        #expect(emulator.isRunning, "the emulator stopped while its stdin was still held")
+
+        kill(holder.processIdentifier, SIGKILL)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while emulator.isRunning && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(!emulator.isRunning, "the emulator outlived the process holding its stdin")
+    }
+
     @Test("a missing executable is named in the error")
     func missingExecutable() {
         let missing = URL(fileURLWithPath: "/nonexistent/gmail-emulator")
