@@ -123,7 +123,7 @@ let package = Package(
             dependencies: ["GmailEmulator", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings
         ),
-        // Sync: sync engine , the persister mapping and mailbox import.
+        // Sync: the sync engine, the persister mapping and mailbox import.
         .target(
             name: "ChatmailSync",
             dependencies: [
