@@ -45,10 +45,12 @@ final class CLIFixture {
 
     /// Runs the binary on a dedicated thread: waiting for a process blocks, and a blocked thread of
     /// Swift's cooperative pool (two on this machine) starves every async test running beside it.
-    static func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> RunResult {
+    static func run(
+        _ arguments: [String], environment extra: [String: String] = [:], program: URL = executable
+    ) async throws -> RunResult {
         try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
-                continuation.resume(with: Result { try runBlocking(arguments, environment: extra) })
+                continuation.resume(with: Result { try runBlocking(arguments, environment: extra, program: program) })
             }
             thread.start()
         }

@@ -159,26 +159,6 @@ import Testing
             throw CocoaError(
                 .fileNoSuchFile, userInfo: [NSFilePathErrorKey: bench.path + " (run swift build --build-tests)"])
         }
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Result {
-                        let process = Process()
-                        process.executableURL = bench
-                        process.arguments = arguments
-                        let out = Pipe()
-                        let err = Pipe()
-                        process.standardOutput = out
-                        process.standardError = err
-                        try process.run()
-                        let outData = out.fileHandleForReading.readDataToEndOfFile()
-                        let errData = err.fileHandleForReading.readDataToEndOfFile()
-                        process.waitUntilExit()
-                        return RunResult(
-                            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                            stderr: String(decoding: errData, as: UTF8.self))
-                    })
-            }.start()
-        }
+        return try await CLIFixture.run(arguments, program: bench)
     }
 }
