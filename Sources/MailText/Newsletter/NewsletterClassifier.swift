@@ -29,14 +29,15 @@ public enum NewsletterClassifier {
     public static func classify(
         headers: HeaderFields, from: MailAddress?, gmailLabels: [String] = []
     ) -> NewsletterClassification {
-        var signals: [String] = []
+        var signals: [BulkSignal] = []
         var discussion: [String] = []
 
         let categories = gmailLabels.filter { $0.hasPrefix("CATEGORY_") }
         for category in categories {
             switch category {
             case "CATEGORY_PROMOTIONS", "CATEGORY_SOCIAL", "CATEGORY_UPDATES":
-                signals.append("gmail category \(category.dropFirst("CATEGORY_".count).lowercased())")
+                signals.append(
+                    .init("gmail category \(category.dropFirst("CATEGORY_".count).lowercased())", .gmailCategory))
             case "CATEGORY_FORUMS":
                 discussion.append("gmail category forums")
             default:
@@ -47,41 +48,60 @@ public enum NewsletterClassifier {
         let posting = headers.first("List-Post").flatMap(ListHeaders.posting)
         let isReadOnly = posting == .readOnly
         if hasListPost && !isReadOnly { discussion.append("mailing-list discussion (List-Post)") }
-        if isReadOnly { signals.append("read-only list (List-Post: NO)") }
-        if headers.contains("List-Unsubscribe") { signals.append(listUnsubscribe) }
-        if headers.contains("List-Id") && !hasListPost { signals.append(listIDWithoutPost) }
+        if isReadOnly { signals.append(.init("read-only list (List-Post: NO)")) }
+        if headers.contains("List-Unsubscribe") { signals.append(.init("List-Unsubscribe header", .listDelivery)) }
+        if headers.contains("List-Id") && !hasListPost {
+            signals.append(.init("List-Id without List-Post", .listDelivery))
+        }
         if let precedence = value(of: "Precedence", in: headers)?.lowercased(),
             precedence == "bulk" || precedence == "junk"
         {
-            signals.append("Precedence: \(precedence)")
+            // Lists mark their mail bulk too; junk is only ever automated.
+            signals.append(.init("Precedence: \(precedence)", precedence == "bulk" ? .listDelivery : .automated))
         }
         if let auto = value(of: "Auto-Submitted", in: headers)?.lowercased(), auto.hasPrefix("auto-generated") {
-            signals.append("Auto-Submitted: auto-generated")
+            signals.append(.init("Auto-Submitted: auto-generated"))
         }
-        signals += senderSignals(headers: headers, from: from)
+        signals += senderSignals(headers: headers, from: from).map { BulkSignal($0) }
 
         // A list that accepts posts (or Gmail's Forums) decides alone; otherwise look for a post to the list.
         let acceptsPosts = !discussion.isEmpty
         if !acceptsPosts && !isReadOnly { discussion = ListDiscussion.evidence(in: headers) }
 
         let isNewsletter: Bool
-        if signals.contains(where: { $0.hasPrefix("gmail category") }) {
+        if signals.contains(where: { $0.kind == .gmailCategory }) {
             isNewsletter = true
         } else if acceptsPosts {
             isNewsletter = false
         } else if !discussion.isEmpty {
-            isNewsletter = signals.contains { !listDeliverySignals.contains($0) }
+            isNewsletter = signals.contains { $0.kind != .listDelivery }
         } else {
             isNewsletter = !signals.isEmpty
         }
-        return NewsletterClassification(isNewsletter: isNewsletter, reasons: signals + discussion)
+        return NewsletterClassification(isNewsletter: isNewsletter, reasons: signals.map(\.reason) + discussion)
     }
 
-    static let listUnsubscribe = "List-Unsubscribe header"
-    static let listIDWithoutPost = "List-Id without List-Post"
+    /// One sign of bulk mail: the reason shown to the user, and what kind of sign it is, which is what the
+    /// decision reads (so rewording a reason cannot change a decision).
+    struct BulkSignal {
+        enum Kind {
+            /// Gmail's Promotions, Social or Updates category: it overrides everything else.
+            case gmailCategory
+            /// Added by every mailing list, discussion or not: it says how the mail was delivered, not
+            /// who wrote it.
+            case listDelivery
+            /// Anything else: an automated sender, a read-only list, a bulk-sending domain.
+            case automated
+        }
 
-    /// Signals every mailing list adds, discussion or not: they say how the mail was delivered, not who wrote it.
-    static let listDeliverySignals: Set<String> = [listUnsubscribe, listIDWithoutPost, "Precedence: bulk"]
+        var reason: String
+        var kind: Kind
+
+        init(_ reason: String, _ kind: Kind = .automated) {
+            self.reason = reason
+            self.kind = kind
+        }
+    }
 
     /// A no-reply-style author, or a bulk-sending domain in the author, `Sender` or `Return-Path` address.
     private static func senderSignals(headers: HeaderFields, from: MailAddress?) -> [String] {
