@@ -4,7 +4,9 @@ import Foundation
 ///
 /// The four cases are the decisions, so a `switch` or `catch` reads as one: wait and try again, send the
 /// user to `chatmail login`, drop this item or request, or fix the request. Each carries the detail the
-/// message needs. Errors of the interactive login are ``LoginFlowError``; those of the credentials file
+/// message needs. A caller that knows more may refine a default: the pending-action queue, whose retries
+/// span runs, tries a daily-limit or unreadable answer again on its own schedule, and the CLI sends a
+/// denied permission to `chatmail login` (exit 3), since a token without the Gmail scope is its usual cause. Errors of the interactive login are ``LoginFlowError``; those of the credentials file
 /// are ``CredentialStoreError``.
 ///
 /// Messages say what failed and what to do next. They never contain an access or refresh token, a
