@@ -7,7 +7,8 @@ import Testing
 @Suite struct MigrationTests {
     static let expectedTables = [
         "abandoned_message", "account", "account_alias", "attachment", "conversation", "conversation_participant",
-        "label", "label_recheck", "message", "message_fts", "message_label", "message_participant", "pending_action",
+        "label", "label_recheck", "mailing_list", "mailing_list_post_address", "message", "message_fts",
+        "message_label", "message_participant", "own_post_recipient", "pending_action",
         "sqlite_sequence",
         "sync_queue",
     ]
@@ -30,6 +31,7 @@ import Testing
                         "001_account", "002_conversation", "003_message", "004_message_fts", "005_queues",
                         "006_sync_queue",
                         "007_pending_action_details", "008_drop_message_html", "009_covering_conversation_index",
+                        "010_mailing_lists",
                     ])
             }
         }

@@ -17,7 +17,7 @@ extension StoreTransaction {
     ///   sent-only conversation stays visible); otherwise the time it was first seen archived.
     /// - `is_newsletter`: every visible message is a newsletter (my reply makes it a conversation).
     /// - participants' `display_name`: the name on the newest message that carries one.
-    /// - `title`: rebuilt from those names.
+    /// - `title`: rebuilt from those names; a list conversation's is the list's name (or id).
     ///
     /// A conversation left with no message at all is deleted.
     public func recomputeRollups(for conversations: Set<ConversationID>) throws {
@@ -156,16 +156,22 @@ extension StoreTransaction {
         let rows = try Row.fetchAll(
             db,
             sql: """
-                SELECT c.id, c.title, p.address, p.display_name
-                FROM conversation c LEFT JOIN conversation_participant p ON p.conversation_id = c.id
+                SELECT c.id, c.title, c.list_id, ml.name AS list_name, p.address, p.display_name
+                FROM conversation c
+                LEFT JOIN mailing_list ml ON ml.account_id = c.account_id AND ml.list_id = c.list_id
+                LEFT JOIN conversation_participant p ON p.conversation_id = c.id AND c.list_id IS NULL
                 WHERE c.id IN (SELECT value FROM json_each(?))
                 ORDER BY c.id
                 """,
             arguments: [ids])
-        var participants: [ConversationID: (title: String, people: [EmailAddress])] = [:]
+        var participants: [ConversationID: (title: String, list: String?, people: [EmailAddress])] = [:]
         for row in rows {
             let id: ConversationID = row["id"]
-            var entry = participants[id] ?? (title: row["title"], people: [])
+            // A list is titled by its name, or its id when it has none, whoever writes to it.
+            let listID: String? = row["list_id"]
+            let listName: String? = row["list_name"]
+            let list = listID.map { listName ?? $0 }
+            var entry = participants[id] ?? (title: row["title"], list: list, people: [])
             if let address: String = row["address"] {
                 entry.people.append(EmailAddress(address: address, name: row["display_name"]))
             }
@@ -173,7 +179,7 @@ extension StoreTransaction {
         }
         let update = try db.cachedStatement(sql: "UPDATE conversation SET title = ? WHERE id = ?")
         for (id, entry) in participants {
-            let title = ConversationTitle.make(for: entry.people)
+            let title = entry.list ?? ConversationTitle.make(for: entry.people)
             if title != entry.title { try update.execute(arguments: [title, id]) }
         }
     }
