@@ -68,3 +68,14 @@ SELECT mp.message_id,
        m.account_id, mp.address_normalized
 FROM message m JOIN message_participant mp ON mp.message_id = m.id
 WHERE m.is_from_me = 1 AND (mp.role = 'to' OR mp.role = 'cc');
+
+-- Stored messages whose list headers (and Reply-To, Mail-Followup-To) are still to be read from Gmail: every
+-- message stored before this migration. A sync reads them in metadata format (headers only, nothing is
+-- downloaded again), re-groups each message by the rule above and deletes its row in the same transaction.
+CREATE TABLE list_header_backfill (
+    account_id INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+    gmail_id   TEXT    NOT NULL,
+    PRIMARY KEY (account_id, gmail_id)
+) WITHOUT ROWID;
+
+INSERT INTO list_header_backfill (account_id, gmail_id) SELECT account_id, gmail_id FROM message;

@@ -7,7 +7,8 @@ import Testing
 @Suite struct MigrationTests {
     static let expectedTables = [
         "abandoned_message", "account", "account_alias", "attachment", "conversation", "conversation_participant",
-        "label", "label_recheck", "mailing_list", "mailing_list_post_address", "message", "message_fts",
+        "label", "label_recheck", "list_header_backfill", "mailing_list", "mailing_list_post_address", "message",
+        "message_fts",
         "message_label", "message_participant", "own_post_recipient", "pending_action",
         "sqlite_sequence",
         "sync_queue",
@@ -206,6 +207,9 @@ import Testing
         }
         // Only my post is listed, To before Cc; nothing moved yet: the list is not known.
         #expect(recipients == ["dev@lists.example.org", "carol@example.net"])
+        // Every stored message waits for a sync to read its list headers.
+        let waiting = try await store.write { tx in try tx.listHeaderBackfillIDs(in: AccountID(rawValue: 1)) }
+        #expect(waiting == ["mine", "theirs"])
         let account = AccountID(rawValue: 1)
         #expect(
             try await store.write { tx in try tx.messageRows(forGmailIDs: ["mine"], in: account) }.first?.conversation

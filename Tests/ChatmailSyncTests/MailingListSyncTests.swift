@@ -1,6 +1,7 @@
 import ChatmailStore
 import Foundation
 import GRDB
+import GmailAPI
 import GmailEmulator
 import Testing
 
@@ -69,7 +70,7 @@ func rawListMessage(
     @Test("my post synced before any List-Post moves into the list later; the end state equals a fresh sync")
     func arrivalOrderReversed() async throws {
         // Incrementally: my post first, then the reply that teaches the posting address, then Bob.
-        let incremental = try await Self.finalState { emulator, store, account in
+        let incremental = try await Self.finalState { emulator, store, account, _ in
             _ = await emulator.mailbox.insert(raw: Self.private1, labelNames: ["INBOX"])
             _ = try await makeEngine(emulator, store).run(account: account)
             _ = await emulator.mailbox.insert(raw: Self.myPost, labelNames: ["SENT"])
@@ -86,7 +87,7 @@ func rawListMessage(
             _ = try await makeEngine(emulator, store).run(account: account)
         }
         // Fresh: everything in the mailbox before the first sync.
-        let fresh = try await Self.finalState { emulator, store, account in
+        let fresh = try await Self.finalState { emulator, store, account, _ in
             for (raw, labels) in [
                 (Self.bobPost, ["INBOX", "UNREAD"]), (Self.aliceReply, ["INBOX"]), (Self.myPost, ["SENT"]),
                 (Self.private1, ["INBOX"]),
@@ -99,13 +100,68 @@ func rawListMessage(
         #expect(fresh.contains { $0.hasPrefix("conversation Dev talk 3 ") })
     }
 
+    @Test("messages stored without list headers (before schema 010) are re-grouped by reading only their headers")
+    func backfillAfterUpgrade() async throws {
+        let mailbox: [([UInt8], [String])] = [
+            (Self.myPost, ["SENT"]), (Self.aliceReply, ["INBOX"]), (Self.bobPost, ["INBOX", "UNREAD"]),
+            (Self.private1, ["INBOX"]),
+        ]
+        let upgraded = try await Self.finalState { emulator, store, account, path in
+            for (raw, labels) in mailbox { _ = await emulator.mailbox.insert(raw: raw, labelNames: labels) }
+            // What an older chatmail stored: every message in full, grouped by participants, no list data.
+            let gmail = emulatorClient(emulator)
+            let ids = await emulator.mailbox.list(matching: { _ in true }, after: nil, limit: 100).page.map(\.id)
+            let fetched = try await gmail.getMessages(ids: ids, format: .full).values.map { try $0.get() }
+            let old = fetched.map { message in
+                var input = MessagePersister().prepare(message)
+                (input.mailingList, input.listPosting, input.replyTo, input.mailFollowupTo) = (nil, nil, nil, nil)
+                return input
+            }
+            let historyID = try await gmail.getProfile().historyID
+            let before = try await store.write { tx in
+                let stored = try old.map { try tx.upsert($0, in: account.id) }
+                try tx.recomputeRollups(for: Set(stored.flatMap(\.affectedConversations)))
+                try tx.commitHistoryID(historyID, for: account.id)
+                return Set(stored.map(\.conversationID)).count
+            }
+            #expect(before == 4)  // each list thread apart, as before lists were conversations
+            // What migration 010 does to such a database: every stored message waits for its headers.
+            try await DatabaseQueue(path: path.path).write { db in
+                try db.execute(
+                    sql:
+                        "INSERT INTO list_header_backfill (account_id, gmail_id) SELECT account_id, gmail_id FROM message"
+                )
+            }
+            await emulator.requestLog.clear()
+
+            let report = try await makeEngine(emulator, store).run(account: account)
+            #expect(report.mode == .incremental)
+            // Nothing is downloaded again: four header reads (the rest is the hourly label check, minimal).
+            let gets = await emulator.requestLog.all.filter { $0.gmailMethod == "messages.get" }
+            #expect(gets.filter { $0.query.contains("format=metadata") }.count == 4)
+            #expect(gets.allSatisfy { $0.query.contains("format=metadata") || $0.query.contains("format=minimal") })
+            let left = try await store.write { tx in try tx.listHeaderBackfillIDs(in: account.id) }
+            #expect(left.isEmpty)
+            // A second sync has nothing left to read.
+            await emulator.requestLog.clear()
+            _ = try await makeEngine(emulator, store).run(account: account)
+            let again = await emulator.requestLog.all.filter { $0.query.contains("format=metadata") }
+            #expect(again.isEmpty)
+        }
+        let fresh = try await Self.finalState { emulator, store, account, _ in
+            for (raw, labels) in mailbox { _ = await emulator.mailbox.insert(raw: raw, labelNames: labels) }
+            _ = try await makeEngine(emulator, store).run(account: account)
+        }
+        #expect(upgraded == fresh)
+    }
+
     /// Syncs an empty emulator mailbox through `body` and dumps the store by content (not by row id).
     static func finalState(
-        _ body: (RunningEmulator, ChatmailStore, Account) async throws -> Void
+        _ body: (RunningEmulator, ChatmailStore, Account, URL) async throws -> Void
     ) async throws -> [String] {
         var state: [String] = []
         try await withSyncSetup(mailbox: .messages([])) { emulator, store, account, path in
-            try await body(emulator, store, account)
+            try await body(emulator, store, account, path)
             state = try await DatabaseQueue(path: path.path).read { db in
                 try String.fetchAll(
                     db,

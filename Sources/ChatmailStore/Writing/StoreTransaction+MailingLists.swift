@@ -14,16 +14,24 @@ extension StoreTransaction {
     /// first time, if any (its normalized form).
     func recordMailingList(of message: MessageInput, in account: AccountID) throws -> String? {
         guard let list = message.mailingList else { return nil }
+        return try recordMailingList(list, posting: message.listPosting, seenAtMs: message.internalDateMs, in: account)
+    }
+
+    /// Records `list` as seen on a message dated `date` with `posting`; returns the posting address it
+    /// teaches for the first time, if any (normalized).
+    func recordMailingList(
+        _ list: MessageInput.MailingList, posting: MessageInput.ListPosting?, seenAtMs date: Int64,
+        in account: AccountID
+    ) throws -> String? {
         var postAddress: EmailAddress?
         var isReadOnly = false
-        switch message.listPosting {
+        switch posting {
         case .address(let address): postAddress = address
         case .readOnly: isReadOnly = true
         case nil: break
         }
-        let date = message.internalDateMs
         let nameSeen: Int64? = list.name == nil ? nil : date
-        let postSeen: Int64? = message.listPosting == nil ? nil : date
+        let postSeen: Int64? = posting == nil ? nil : date
         // Every right-hand side reads the row as it was, so each column group compares its own date.
         try db.cachedStatement(
             sql: """

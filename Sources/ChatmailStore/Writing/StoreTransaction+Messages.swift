@@ -114,6 +114,8 @@ extension StoreTransaction {
             for table in ["message_participant", "message_label", "attachment", "own_post_recipient"] {
                 try db.cachedStatement(sql: "DELETE FROM \(table) WHERE message_id = ?").execute(arguments: [messageID])
             }
+            // Stored again in full, the message has its list headers now.
+            try forgetListHeaderBackfill(gmailIDs: [message.gmailID], in: account)
         }
 
         try insertParticipants(of: message, into: messageID)
