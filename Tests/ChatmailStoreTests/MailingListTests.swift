@@ -271,6 +271,24 @@ func listMessage(
         }
     }
 
+    @Test("a list's people carry the name of their newest post, whatever order the posts arrive in")
+    func listParticipantNames() async throws {
+        let older = listMessage("a", from: EmailAddress(address: alice.address, name: "A. Liddell"), at: 1_000)
+        let newer = listMessage("b", from: alice, at: 2_000)
+        let unnamed = listMessage("c", from: EmailAddress(address: alice.address), at: 3_000)
+        for order in [[older, newer, unnamed], [unnamed, newer, older]] {
+            try await withTemporaryStore { store, _ throws in
+                let account = try store.write { tx in try tx.ensureAccount(email: me.address) }
+                for input in order {
+                    try store.write { tx in
+                        try tx.recomputeRollups(for: try tx.upsert(input, in: account).affectedConversations)
+                    }
+                }
+                #expect(try store.conversations(in: account)[0].participants.map(\.name) == ["Alice Liddell"])
+            }
+        }
+    }
+
     @Test("deleting my post forgets its recipients, so a later posting address moves nothing")
     func deletedPostIsForgotten() async throws {
         try await withTemporaryStore { store, path throws in

@@ -140,14 +140,41 @@ extension StoreTransaction {
                         WHERE m.conversation_id = p.conversation_id AND mp.address_normalized = p.address_normalized
                           AND mp.name IS NOT NULL AND mp.name <> ''
                         ORDER BY m.internal_date_ms DESC, m.id DESC LIMIT 1) AS name
-                    FROM conversation_participant p
-                    WHERE p.conversation_id IN (SELECT value FROM json_each(?))
+                    FROM conversation_participant p JOIN conversation c ON c.id = p.conversation_id
+                    WHERE p.conversation_id IN (SELECT value FROM json_each(?)) AND c.list_id IS NULL
                 )
                 UPDATE conversation_participant SET display_name = newest.name
                 FROM newest
                 WHERE conversation_participant.conversation_id = newest.conversation_id
                   AND conversation_participant.address_normalized = newest.address_normalized
                   AND conversation_participant.display_name IS NOT newest.name
+                """,
+            arguments: [ids])
+        try refreshListParticipantNames(ids: ids)
+    }
+
+    /// The same rule for list conversations, in ONE pass over each list's messages: a list has many
+    /// senders, most of whom wrote long ago, and a search back from the newest message per sender made a
+    /// large list's rollup cost its messages times its senders.
+    private func refreshListParticipantNames(ids: String) throws {
+        try db.execute(
+            sql: """
+                WITH named AS (
+                    SELECT m.conversation_id, mp.address_normalized, mp.name,
+                        row_number() OVER (PARTITION BY m.conversation_id, mp.address_normalized
+                            ORDER BY m.internal_date_ms DESC, m.id DESC) AS rank
+                    FROM conversation c
+                    JOIN message m ON m.conversation_id = c.id
+                    JOIN message_participant mp ON mp.message_id = m.id AND mp.role = 'from'
+                    WHERE c.id IN (SELECT value FROM json_each(?)) AND c.list_id IS NOT NULL
+                      AND mp.name IS NOT NULL AND mp.name <> ''
+                )
+                UPDATE conversation_participant SET display_name = named.name
+                FROM named
+                WHERE named.rank = 1
+                  AND conversation_participant.conversation_id = named.conversation_id
+                  AND conversation_participant.address_normalized = named.address_normalized
+                  AND conversation_participant.display_name IS NOT named.name
                 """,
             arguments: [ids])
     }

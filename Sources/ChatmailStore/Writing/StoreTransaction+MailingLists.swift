@@ -145,13 +145,7 @@ extension StoreTransaction {
     /// - returns: every conversation a post left or joined, for the rollups.
     func regroupOwnPosts(addressedTo postAddress: String, in account: AccountID) throws -> Set<ConversationID> {
         let candidates = try Row.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT DISTINCT r.message_id, m.conversation_id
-                    FROM own_post_recipient r JOIN message m ON m.id = r.message_id
-                    WHERE r.account_id = ? AND r.address_normalized = ?
-                    """),
-            arguments: [account, postAddress])
+            db.cachedStatement(sql: Self.ownPostsToAddressSQL), arguments: [account, postAddress])
         guard !candidates.isEmpty else { return [] }
         let recipientsOf = try db.cachedStatement(
             sql: "SELECT address_normalized FROM own_post_recipient WHERE message_id = ? ORDER BY position")
@@ -172,6 +166,14 @@ extension StoreTransaction {
 }
 
 extension StoreTransaction {
+    /// The account's (first argument) own posts without a List-Id that were sent to an address (second),
+    /// with their conversations. `QueryPlanTests` holds it on `own_post_recipient_by_address`.
+    package static let ownPostsToAddressSQL = """
+        SELECT DISTINCT r.message_id, m.conversation_id
+        FROM own_post_recipient r JOIN message m ON m.id = r.message_id
+        WHERE r.account_id = ? AND r.address_normalized = ?
+        """
+
     /// A JSON array of `{"address", "name"}` objects for the Reply-To and Mail-Followup-To columns, or
     /// `nil` when the header named nobody.
     static func addressListJSON(_ addresses: [EmailAddress]?) throws -> String? {
