@@ -83,6 +83,19 @@ extension StoreTransaction {
         return touched
     }
 
+    /// Those of `gmailIDs` that are still waiting for their list headers, in one query.
+    public func awaitingListHeaders(_ gmailIDs: [String], in account: AccountID) throws -> Set<String> {
+        guard !gmailIDs.isEmpty else { return [] }
+        return Set(
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT b.gmail_id FROM json_each(?) AS wanted
+                    CROSS JOIN list_header_backfill b ON b.account_id = ? AND b.gmail_id = wanted.value
+                    """,
+                arguments: [Self.jsonArray(gmailIDs), account]))
+    }
+
     /// Takes messages off the backfill list without headers: Gmail no longer has them.
     public func forgetListHeaderBackfill(gmailIDs: [String], in account: AccountID) throws {
         guard !gmailIDs.isEmpty else { return }

@@ -6,7 +6,7 @@ import MailText
 /// no body, so nothing is downloaded again) and lets the store re-group them. Each chunk commits with the
 /// rollups of the conversations its messages left and joined, and takes its messages off the backfill list
 /// in the same transaction, so a killed sync resumes where it stopped. A message Gmail could not return
-/// stays listed for the next sync.
+/// stays listed for the next sync, and so does an imported message (see ``MailboxImporter``).
 struct ListHeaderBackfillPhase: Sendable {
     let gmail: GmailClient
     let store: ChatmailStore
@@ -19,7 +19,9 @@ struct ListHeaderBackfillPhase: Sendable {
     /// - returns: how many messages had their headers stored.
     @discardableResult
     func run(in account: AccountID) async throws -> Int {
+        // Imported messages are not on Gmail: importing their source again brings their headers.
         let ids = try await store.write { tx in try tx.listHeaderBackfillIDs(in: account) }
+            .filter { !ImportIdentity.isImported($0) }
         var applied = 0
         var start = 0
         while start < ids.count {
