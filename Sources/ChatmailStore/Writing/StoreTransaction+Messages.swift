@@ -8,8 +8,10 @@ extension StoreTransaction {
     /// cannot depend on the caller: the list's conversation for a message with a List-Id or for the
     /// account's own post to a list's posting address, the participant set's otherwise (see
     /// `StoreTransaction+MailingLists.swift`). When the message teaches a list's posting address, the
-    /// account's earlier posts to it move into the list (``MessageUpsert/regroupedConversations``). Rollups are NOT recomputed: pass ``MessageUpsert/affectedConversations``
-    /// to ``recomputeRollups(for:)`` once per batch, in the same transaction.
+    /// account's earlier posts to it move into the list (``MessageUpsert/regroupedConversations``).
+    ///
+    /// Rollups are NOT recomputed: pass ``MessageUpsert/affectedConversations`` to
+    /// ``recomputeRollups(for:)`` once per batch, in the same transaction.
     @discardableResult
     public func upsert(_ message: MessageInput, in account: AccountID) throws -> MessageUpsert {
         let aliases = try aliases(of: account)
