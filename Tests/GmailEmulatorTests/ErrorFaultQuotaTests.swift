@@ -106,9 +106,9 @@ import Testing
             let stats = try await h.get("/_emulator/quota", token: nil).json
             #expect(stats["unitsUsed"] == .int(25))
             #expect(stats["unitsByMethod"]?["messages.get"] == .int(25))
-            // A one-second bucket of 5.01 units holds exactly one 5-unit call; the next one would need about
-            // a second of refill, so it is refused even on a loaded machine (a smaller margin made this flaky).
-            _ = try await h.control("quota", #"{"unitsPerSecond":5.01}"#, method: "PUT")
+            // A bucket of 5 units refilling at 0.01 units/s holds exactly one 5-unit call; the next one would
+            // need 500 s of refill, so it is refused however slowly a loaded machine sends it.
+            _ = try await h.control("quota", #"{"unitsPerSecond": 0.01, "burst": 5}"#, method: "PUT")
             #expect(try await h.get(Harness.me + "/messages/\(id)").status == 200)
             let limited = try await h.get(Harness.me + "/messages/\(id)")
             #expect(limited.status == 429)

@@ -129,7 +129,7 @@ extension StoreTransaction {
 
 extension StoreTransaction {
     /// Which of `gmailIDs` are stored: one indexed lookup per id asked, whatever the mailbox size, so
-    /// an incremental sync's cost follows its changes, not the mailbox (invariant 6).
+    /// an incremental sync's cost follows its changes, not the mailbox.
     public func storedGmailIDs(among gmailIDs: [String], in account: AccountID) throws -> Set<String> {
         guard !gmailIDs.isEmpty else { return [] }
         return Set(

@@ -2,7 +2,8 @@ import ChatmailStore
 import GmailAPI
 
 /// Incremental sync: every history page since `start` → fetch new messages → apply deletions and label
-/// changes → commit the history id, all of the store work in ONE transaction (invariant 1), which also
+/// changes → commit the history id, all of the store work in ONE transaction (so the history id never moves past a
+/// change that is not stored), which also
 /// recomputes the rollups of the conversations reported to the tracker.
 struct IncrementalSyncOrchestrator: Sendable {
     let gmail: GmailClient

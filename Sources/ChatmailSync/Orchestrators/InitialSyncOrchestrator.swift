@@ -12,7 +12,7 @@ import GmailAPI
 /// with that pass's changes.
 ///
 /// Killed at any moment, the next run finds the cursor and the queue and continues: nothing stored is
-/// downloaded again (invariant 3).
+/// downloaded again.
 struct InitialSyncOrchestrator: Sendable {
     let gmail: GmailClient
     let store: ChatmailStore

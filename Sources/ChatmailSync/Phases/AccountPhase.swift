@@ -9,7 +9,8 @@ struct AccountPhase: Sendable {
     let gmail: GmailClient
     let store: ChatmailStore
 
-    /// The profile; its history id is read BEFORE anything is listed (sync invariant 2).
+    /// The profile; its history id is read BEFORE anything is listed, so a change
+    /// made during the listing is replayed by the next incremental sync instead of lost.
     func profile(expecting account: Account) async throws -> Profile {
         let profile = try await gmail.getProfile()
         guard EmailNormalizer.identityKey(for: profile.emailAddress) == EmailNormalizer.identityKey(for: account.email)

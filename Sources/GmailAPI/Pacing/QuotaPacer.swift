@@ -15,7 +15,9 @@ public actor QuotaPacer {
         public var ceiling: Double
         /// The lowest rate after repeated rate limits.
         public var floor: Double
-        /// Bucket capacity in units.
+        /// Bucket capacity in units: four fifths of a second's worth unless set. The server counts units
+        /// when requests arrive, and requests sent at exactly its rate arrive bunched or out of order; the
+        /// fifth held back absorbs that, so a client at the ceiling is never over it.
         public var burst: Double
         /// Multiplier applied on a rate-limit answer.
         public var decreaseFactor: Double
@@ -31,7 +33,7 @@ public actor QuotaPacer {
             precondition(ceiling > 0 && floor > 0 && floor <= ceiling, "pacer needs 0 < floor <= ceiling")
             self.ceiling = ceiling
             self.floor = floor
-            self.burst = burst ?? ceiling
+            self.burst = burst ?? ceiling * 0.8
             self.decreaseFactor = decreaseFactor
             self.recoveryPerSecond = recoveryPerSecond
             self.decreaseCooldown = decreaseCooldown

@@ -55,7 +55,7 @@ struct ControlRoutes: Sendable {
                 await quota.reset()
                 return await quotaStats()
             case ("PUT", "quota"):
-                await quota.setRate(body["unitsPerSecond"]?.intValue.map(Double.init))
+                await quota.setRate(body["unitsPerSecond"]?.doubleValue, burst: body["burst"]?.doubleValue)
                 return await quotaStats()
             case ("POST", "expire-tokens"):
                 await oauth.expireAccessTokens()

@@ -19,8 +19,10 @@ public actor QuotaLedger {
         public var unitsByMethod: [String: Int] = [:]
     }
 
-    /// Refill rate and burst in units per second; `nil` = unlimited.
+    /// Refill rate in units per second; `nil` = unlimited.
     private var unitsPerSecond: Double?
+    /// The bucket's capacity: one second's worth of units unless set apart.
+    private var burst: Double?
     private var available: Double
     private var lastRefill: ContinuousClock.Instant
     private(set) var stats = Stats()
@@ -31,17 +33,22 @@ public actor QuotaLedger {
         self.lastRefill = .now
     }
 
-    public func setRate(_ unitsPerSecond: Double?) {
+    /// Enforces `unitsPerSecond` with a full bucket of `burst` units (one second's worth by default); `nil`
+    /// stops enforcing.
+    public func setRate(_ unitsPerSecond: Double?, burst: Double? = nil) {
         self.unitsPerSecond = unitsPerSecond
-        available = unitsPerSecond ?? 0
+        self.burst = burst
+        available = capacity
         lastRefill = .now
     }
 
     public func reset() {
         stats = Stats()
-        available = unitsPerSecond ?? 0
+        available = capacity
         lastRefill = .now
     }
+
+    private var capacity: Double { burst ?? unitsPerSecond ?? 0 }
 
     public var current: Stats { stats }
 
@@ -53,7 +60,7 @@ public actor QuotaLedger {
             let now = ContinuousClock.now
             let elapsed = now - lastRefill
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            available = min(rate, available + seconds * rate)
+            available = min(capacity, available + seconds * rate)
             lastRefill = now
             if available < Double(cost) {
                 stats.rateLimited += 1

@@ -89,6 +89,8 @@ public struct RunningEmulator: Sendable {
 
     /// Stops accepting connections, lets in-flight requests finish, and waits for the server to end.
     public func shutdown() async {
+        // A held request would keep the graceful shutdown waiting for ever.
+        _ = await faults.releaseHeld()
         await group.triggerGracefulShutdown()
         _ = try? await task.value
     }

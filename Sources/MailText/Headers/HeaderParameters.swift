@@ -94,30 +94,11 @@ struct RFC2231Section {
                     payload = payload[(second + 1)...]
                 }
             }
-            bytes += section.isEncoded ? percentDecoded(payload) : Array(payload)
+            bytes += section.isEncoded ? PercentEncoding.decoded(payload) : Array(payload)
         }
         if charset?.isEmpty ?? true, bytes.contains(UInt8(ascii: "=")), bytes.contains(UInt8(ascii: "?")) {
             return EncodedWords.decode(bytes)
         }
         return HeaderText.sanitized(CharsetDecoder.decode(bytes, charset: charset))
-    }
-
-    /// `%XX` to bytes; a malformed escape stays literal.
-    static func percentDecoded(_ text: ArraySlice<UInt8>) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            if text[index] == UInt8(ascii: "%"), index + 2 < text.endIndex,
-                let high = EncodedWordScanner.hexValue(text[index + 1]),
-                let low = EncodedWordScanner.hexValue(text[index + 2])
-            {
-                bytes.append(high << 4 | low)
-                index += 3
-            } else {
-                bytes.append(text[index])
-                index += 1
-            }
-        }
-        return bytes
     }
 }

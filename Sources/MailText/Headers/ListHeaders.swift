@@ -51,7 +51,7 @@ public enum ListHeaders {
             }
             // `?subject=…` and other header fields of the URL (RFC 6068) are not part of the address.
             let addressPart = url.dropFirst(7).prefix { $0 != UInt8(ascii: "?") }
-            if let first = AddressListParser.parse(percentDecoded(addressPart)).first(where: {
+            if let first = AddressListParser.parse(PercentEncoding.decoded(addressPart)).first(where: {
                 $0.address.contains("@")
             }) {
                 return .address(first)
@@ -92,33 +92,6 @@ public enum ListHeaders {
             }
         }
         return result
-    }
-
-    /// `%XX` escapes resolved; a malformed escape stays as written.
-    static func percentDecoded(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-        var result: [UInt8] = []
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.endIndex,
-                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
-            {
-                result.append(high << 4 | low)
-                index += 3
-            } else {
-                result.append(bytes[index])
-                index += 1
-            }
-        }
-        return result
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// A list identifier: decoded as UTF-8 (else windows-1252), controls dropped, trimmed, lowercased.
