@@ -13,10 +13,14 @@ extension Person {
 }
 
 extension ConversationRow {
+    /// A list conversation's snippet is named after its author's first name ("You" for the account), since
+    /// anyone on the list may have written it.
     public init(_ conversation: ConversationSummary) {
+        let author = conversation.lastSender.map { $0.isFromMe ? "You" : ConversationTitle.firstName(of: $0.from) }
         self.init(
-            title: conversation.title, snippet: conversation.snippet, lastMessageAtMs: conversation.lastMessageAtMs,
-            unreadCount: conversation.unreadCount, isNewsletter: conversation.isNewsletter)
+            title: conversation.title, snippet: conversation.snippet, snippetAuthor: author,
+            lastMessageAtMs: conversation.lastMessageAtMs, unreadCount: conversation.unreadCount,
+            isNewsletter: conversation.isNewsletter)
     }
 }
 
