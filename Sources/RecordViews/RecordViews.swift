@@ -26,9 +26,16 @@ extension ConversationRow {
 
 extension TranscriptView {
     /// The chat of a stored conversation.
+    /// A mailing list has too many senders to name under its title: its address and how many wrote stand
+    /// there instead.
     public init(_ transcript: Transcript) {
+        let conversation = transcript.conversation
+        let subtitle = conversation.list.map { list in
+            let count = conversation.participants.count
+            return "Mailing list \(list.postAddress ?? list.id), \(count == 1 ? "1 person" : "\(count) people") wrote"
+        }
         self.init(
-            title: transcript.conversation.title, participants: transcript.conversation.participants.map(Person.init),
+            title: conversation.title, participants: conversation.participants.map(Person.init), subtitle: subtitle,
             earlierMessageCount: transcript.earlierMessageCount, messages: transcript.messages.map(BubbleMessage.init))
     }
 }
