@@ -115,10 +115,13 @@ enum PersonLookup {
         throw CommandError.senderNotFound(query, conversation: conversation.title)
     }
 
-    /// `chatmail show <who>` for a conversation: the address of a one-to-one chat, which reads best and
-    /// always opens it; else the conversation's id, since titles are made of first names and need not
-    /// be unique.
+    /// `chatmail show <who>` for a conversation: a mailing list's posting address (or id), or the address
+    /// of a one-to-one chat, which read best and always open it; else the conversation's id, since titles
+    /// are made of first names and need not be unique.
     static func showCommand(for conversation: ConversationSummary) -> String {
+        if let list = conversation.list {
+            return "chatmail show " + shellWord(list.postAddress ?? list.id)
+        }
         if conversation.participants.count == 1 {
             return "chatmail show " + shellWord(conversation.participants[0].address)
         }

@@ -54,6 +54,9 @@ import Testing
         #expect(
             demo.stdout.contains("Logged in as clanlaw@gmail.com."), "the demo is a person on the list, not the list")
         #expect(demo.stdout.contains("You · "), "the demo's own replies show as You")
+        // The Ubuntu list is one conversation, its row names the last sender, and it is the one shown.
+        #expect(demo.stdout.contains("Bret: I have a computer"), "\(demo.stdout)")
+        #expect(demo.stdout.contains("$ chatmail show ubuntu-users@lists.ubuntu.com --limit 4\n"))
         #expect(demo.stdout.contains("export CHATMAIL_HOME=~/.local/share/chatmail/demo"))
 
         let list = try await user.inDemo(["conversations", "--limit", "8", "--width", "80"])

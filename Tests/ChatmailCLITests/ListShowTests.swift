@@ -47,6 +47,15 @@ extension CLIFixture {
         }
     }
 
+    @Test("a search hit in a list opens the list by its posting address")
+    func searchOpensList() async throws {
+        let fixture = try CLIFixture()
+        try fixture.seedList()
+        let hits = try #require(try await fixture.run(["search", "arm64", "--json"]).json() as? [[String: Any]])
+        #expect(!hits.isEmpty)
+        #expect(hits.allSatisfy { $0["open"] as? String == "chatmail show dev@lists.example.org" }, "\(hits)")
+    }
+
     @Test("each bubble of a list names its sender: a header at every change of sender")
     func bubblesNameSenders() async throws {
         let fixture = try CLIFixture()
