@@ -124,6 +124,37 @@ import Testing
         }
     }
 
+    @Test("naming a list (by id or posting address) finds its conversation by the unique hash index, no scan")
+    func listByNamePlan() async throws {
+        try await withTemporaryStore { _, path throws in
+            let plan = try DatabaseQueue(path: path.path).read { db in
+                try Row.fetchAll(
+                    db, sql: "EXPLAIN QUERY PLAN \(ChatmailStore.listConversationsSQL)", arguments: [1, "[\"ab\"]"]
+                ).map { $0["detail"] as String }
+            }
+            #expect(
+                plan.contains { $0.hasPrefix("SEARCH conversation USING INDEX") && $0.contains("participant_hash=?") },
+                "\(plan)")
+            #expect(!plan.contains { $0.hasPrefix("SCAN conversation") }, "\(plan)")
+        }
+    }
+
+    @Test("a list row's newest sender walks its conversation's date index backwards: no scan of the list")
+    func listDetailsPlan() async throws {
+        try await withTemporaryStore { _, path throws in
+            let plan = try DatabaseQueue(path: path.path).read { db in
+                try Row.fetchAll(
+                    db, sql: "EXPLAIN QUERY PLAN \(ChatmailStore.listDetailsSQL)", arguments: ["[1]"]
+                ).map { $0["detail"] as String }
+            }
+            #expect(
+                plan.contains { $0.hasPrefix("SEARCH m USING") && $0.contains("message_by_conversation_date") },
+                "\(plan)")
+            #expect(plan.contains { $0.hasPrefix("SEARCH c USING INTEGER PRIMARY KEY") }, "\(plan)")
+            #expect(!plan.contains { $0.hasPrefix("SCAN") && !$0.hasPrefix("SCAN json_each") }, "\(plan)")
+        }
+    }
+
     @Test("a rollup pass reads its conversations' dates and flags from the index alone, and scans nothing")
     func rollupPlans() async throws {
         try await withTemporaryStore { store, _ throws in

@@ -88,30 +88,30 @@ extension ChatmailStore {
         }
     }
 
-    /// The list and the newest visible message's sender of each list conversation among `ids`. The
-    /// sender is found by walking `message_by_conversation_date` back past trashed and spam messages, so
-    /// the cost is one index probe per list shown, however long the list's history.
+    /// The list and newest visible message's sender of the list conversations among `?` (a JSON array of
+    /// ids). The sender is found by walking `message_by_conversation_date` back past trashed and spam
+    /// messages: one index probe per list shown, however long the list's history.
+    package static let listDetailsSQL = """
+        SELECT c.id, c.list_id, ml.name, ml.post_address, ml.is_read_only,
+               n.from_address, n.from_name, n.is_from_me
+        FROM conversation c
+        LEFT JOIN mailing_list ml ON ml.account_id = c.account_id AND ml.list_id = c.list_id
+        LEFT JOIN message n ON n.id = (
+            SELECT m.id FROM message m WHERE m.conversation_id = c.id
+              AND NOT EXISTS (SELECT 1 FROM message_label x JOIN label l ON l.id = x.label_id
+                              WHERE x.message_id = m.id AND l.gmail_id IN ('TRASH', 'SPAM'))
+            ORDER BY m.internal_date_ms DESC, m.id DESC LIMIT 1)
+        WHERE c.id IN (SELECT value FROM json_each(?)) AND c.list_id IS NOT NULL
+        """
+
+    /// The list and the newest visible message's sender of each list conversation among `ids`.
     private static func listDetails(of ids: [ConversationID], in db: Database) throws
         -> [ConversationID: (list: MailingList, lastSender: LastSender?)]
     {
         guard !ids.isEmpty else { return [:] }
         let json = "[" + ids.map { String($0.rawValue) }.joined(separator: ",") + "]"
         var details: [ConversationID: (list: MailingList, lastSender: LastSender?)] = [:]
-        let rows = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT c.id, c.list_id, ml.name, ml.post_address, ml.is_read_only,
-                       n.from_address, n.from_name, n.is_from_me
-                FROM conversation c
-                LEFT JOIN mailing_list ml ON ml.account_id = c.account_id AND ml.list_id = c.list_id
-                LEFT JOIN message n ON n.id = (
-                    SELECT m.id FROM message m WHERE m.conversation_id = c.id
-                      AND NOT EXISTS (SELECT 1 FROM message_label x JOIN label l ON l.id = x.label_id
-                                      WHERE x.message_id = m.id AND l.gmail_id IN ('TRASH', 'SPAM'))
-                    ORDER BY m.internal_date_ms DESC, m.id DESC LIMIT 1)
-                WHERE c.id IN (SELECT value FROM json_each(?)) AND c.list_id IS NOT NULL
-                """,
-            arguments: [json])
+        let rows = try Row.fetchCursor(db, sql: listDetailsSQL, arguments: [json])
         while let row = try rows.next() {
             let readOnly: Bool = row["is_read_only"] ?? false
             let list = MailingList(

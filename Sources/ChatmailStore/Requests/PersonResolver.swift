@@ -135,28 +135,40 @@ extension ChatmailStore {
     }
 
     /// The conversation of the list whose id is `needle` (brackets and case aside), or that had `needle`
-    /// as a posting address; `nil` when no list of the account is named so.
+    /// as a posting address; `nil` when no list of the account is named so. Both are primary-key probes:
+    /// the posting address through `mailing_list_post_address`, the conversation by its hash.
     private func mailingList(named needle: String, in account: AccountID) throws -> ConversationSummary? {
         var id = needle.lowercased()
         if id.hasPrefix("<") && id.hasSuffix(">") { id = String(id.dropFirst().dropLast()) }
-        let address = EmailNormalizer.identityKey(for: needle)
         return try read { db in
-            try Self.summaries(
-                from: Row.fetchAll(
+            var listIDs = [id]
+            if needle.contains("@") {
+                listIDs += try String.fetchAll(
                     db,
                     sql: """
-                        SELECT c.* FROM conversation c
-                        WHERE c.account_id = :account AND c.message_count > 0 AND c.list_id IS NOT NULL
-                          AND (c.list_id = :id OR c.list_id IN (
-                              SELECT list_id FROM mailing_list_post_address
-                              WHERE account_id = :account AND address_normalized = :address))
-                        ORDER BY c.last_message_at_ms DESC, c.id DESC LIMIT 1
+                        SELECT list_id FROM mailing_list_post_address
+                        WHERE account_id = ? AND address_normalized = ? ORDER BY list_id
                         """,
-                    arguments: ["account": account, "id": id, "address": needle.contains("@") ? address : nil]),
+                    arguments: [account, EmailNormalizer.identityKey(for: needle)])
+            }
+            let hashes = listIDs.map { ListConversationKey.hash(listID: $0) }
+            return try Self.summaries(
+                from: Row.fetchAll(
+                    db, sql: Self.listConversationsSQL,
+                    arguments: [account, "[" + hashes.map { "\"\($0)\"" }.joined(separator: ",") + "]"]),
                 in: db
-            ).first
+            ).max { ($0.lastMessageAtMs, $0.id.rawValue) < ($1.lastMessageAtMs, $1.id.rawValue) }
         }
     }
+
+    /// The visible list conversations of an account (`?`) among conversation hashes (a JSON array, `?`),
+    /// probed through the UNIQUE (account_id, participant_hash) index. Unordered: an ORDER BY lets the
+    /// planner walk the account's recency index instead, and there are only a few rows to order.
+    package static let listConversationsSQL = """
+        SELECT * FROM conversation
+        WHERE account_id = ? AND participant_hash IN (SELECT value FROM json_each(?))
+          AND message_count > 0 AND list_id IS NOT NULL
+        """
 
     private static func candidate(_ profile: PersonDirectory.Profile) -> PersonCandidate {
         PersonCandidate(address: profile.address, name: profile.name, conversationCount: profile.conversations.count)
