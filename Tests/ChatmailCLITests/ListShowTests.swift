@@ -128,6 +128,10 @@ extension CLIFixture {
         let nobody = try await fixture.run(["show", "Dev talk", "--from", "alice"])
         #expect(nobody.status == 2)
         #expect(nobody.stderr == "chatmail: Nobody in \"Dev talk\" matches \"alice\" for --from.\n", "\(nobody.stderr)")
+        let json = try await fixture.run(["show", "Dev talk", "--from", "alice", "--json"])
+        #expect(json.status == 2)
+        let error = try #require((try json.json() as? [String: Any])?["error"] as? [String: Any], "\(json.stdout)")
+        #expect(error["kind"] as? String == "personNotFound")
         try await fixture.deliverToList(
             "d5", from: EmailAddress(address: "kasia@example.pl", name: "Kasia Lis"), list: "dev.lists.example.org",
             name: "Dev talk", post: CLIFixture.devPost, at: CLIFixture.now - 60_000, text: "Works here.")
