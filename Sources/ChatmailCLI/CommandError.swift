@@ -11,6 +11,10 @@ enum CommandError: Error, Sendable {
     case personAmbiguous(String, people: [PersonCandidate], conversations: [ConversationSummary])
     /// `--group` was given, and the one person who matches is in no group conversation.
     case noGroupConversation(String, PersonCandidate)
+    /// `show --from` names nobody who wrote to the conversation (its title is given).
+    case senderNotFound(String, conversation: String)
+    /// `show --from` names several of the conversation's people; they are listed under the message.
+    case senderAmbiguous(String, senders: [PersonCandidate])
     case outputFailed(String)
     /// The input is not what the command reads (empty, missing, unreadable).
     case badInput(String)
@@ -31,6 +35,11 @@ extension CommandError: LocalizedError {
         case .noGroupConversation(let query, let person):
             "\(EchoedInput.quoted(query)) is \(CandidateLine.name(of: person)), who is in no group conversation. "
                 + "Leave out --group to use the one-to-one chat."
+        case .senderNotFound(let query, let conversation):
+            "Nobody in \(EchoedInput.quoted(conversation)) matches \(EchoedInput.quoted(query)) for --from."
+        case .senderAmbiguous(let query, let senders):
+            "\(EchoedInput.quoted(query)) matches \(senders.count) people in the conversation; give more of the name "
+                + "or the full address to --from:"
         case .outputFailed(let reason):
             "Could not write the output: \(reason)."
         case .badInput(let reason):

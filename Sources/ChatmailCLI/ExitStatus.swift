@@ -83,7 +83,8 @@ enum ExitStatus: Int32, Sendable {
             }
         case let error as CommandError:
             switch error {
-            case .personNotFound, .personAmbiguous, .noGroupConversation: self = .personNotFound
+            case .personNotFound, .personAmbiguous, .noGroupConversation, .senderNotFound, .senderAmbiguous:
+                self = .personNotFound
             case .outputFailed: self = .failure
             case .badInput, .notAMessage: self = .dataError
             }
@@ -119,8 +120,13 @@ enum ExitStatus: Int32, Sendable {
             described = SearchError.badQuery(EchoedInput.excerpt(reason))
         }
         var text = "chatmail: \(summary(of: described))\n"
+        var lines: [String] = []
         if case CommandError.personAmbiguous(_, let people, let conversations) = error {
-            let lines = people.map(CandidateLine.describe) + conversations.map(CandidateLine.describe)
+            lines = people.map(CandidateLine.describe) + conversations.map(CandidateLine.describe)
+        } else if case CommandError.senderAmbiguous(_, let senders) = error {
+            lines = senders.map(CandidateLine.name)
+        }
+        if !lines.isEmpty {
             for line in lines.prefix(maximumCandidatesListed) {
                 text += "  " + line + "\n"
             }

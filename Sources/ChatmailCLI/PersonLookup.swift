@@ -6,7 +6,8 @@ import TerminalUI
 /// Turning `<person>` into a conversation, and a conversation back into the command that opens it.
 enum PersonLookup {
     /// The help of every `<person>` argument (and `search --person`).
-    static let personHelp = "An address, a name, a unique prefix of one, or a conversation id (id:7)."
+    static let personHelp =
+        "An address, a name, a unique prefix of one, a mailing list's name, id or posting address, or a conversation id (id:7)."
 
     /// The help of every `--group` flag.
     static let groupHelp = ArgumentHelp(
@@ -20,7 +21,9 @@ enum PersonLookup {
         people, they are listed with how many conversations each is in, and chatmail exits with status 2. A \
         person's one-to-one chat is used even when they are also in group conversations; those are named on \
         stderr, with their ids. --group uses the person's group conversation instead, and lists them (exit 2) \
-        when there are several.
+        when there are several. A mailing list is one conversation, named by its name, its id or its posting \
+        address; someone who only ever wrote to lists designates the list they wrote to (said on stderr), or \
+        the lists, listed (exit 2).
         """
 
     /// The one conversation `query` designates. When that is a person's one-to-one chat and they are
@@ -40,6 +43,9 @@ enum PersonLookup {
                     Data(otherConversationsNote(query: query, chosen: match, groups: groups).utf8))
             }
             return match
+        case .wroteToList(let list, let person):
+            FileHandle.standardError.write(Data(listNote(list: list, person: person).utf8))
+            return list
         case .severalPeople(let people, let conversations):
             throw CommandError.personAmbiguous(query, people: people, conversations: conversations)
         case .severalConversations(let conversations):
@@ -71,10 +77,51 @@ enum PersonLookup {
             + ". For \(which), add --group or give its id instead of \(EchoedInput.quoted(query)).\n"
     }
 
-    /// `chatmail show <who>` for a conversation: the address of a one-to-one chat, which reads best and
-    /// always opens it; else the conversation's id, since titles are made of first names and need not
-    /// be unique.
+    /// `chatmail: Lukasz Nowak is in no conversation of yours but the mailing list "Dev talk" (id:7); using
+    /// that.` on one line: the user asked for a person and is shown a list.
+    static func listNote(list: ConversationSummary, person: PersonCandidate) -> String {
+        return "chatmail: \(CandidateLine.name(of: person)) is in no conversation of yours but the mailing list "
+            + "\(EchoedInput.quoted(list.title)) (\(CandidateLine.reference(to: list))); using that.\n"
+    }
+
+    /// The one person among `conversation`'s participants that `query` designates, for `show --from`: the
+    /// same address (by identity key), else a case-insensitive full name, else a prefix of an address, a
+    /// name or a word of one; the first of these that matches anyone decides.
+    /// - throws: ``CommandError/senderNotFound(_:conversation:)`` or
+    ///   ``CommandError/senderAmbiguous(_:senders:)``.
+    static func sender(_ query: String, in conversation: ConversationSummary) throws -> EmailAddress {
+        let needle = query.trimmingCharacters(in: .whitespaces).lowercased()
+        let people = conversation.participants
+        let key = EmailNormalizer.identityKey(for: needle)
+        let stages: [(EmailAddress) -> Bool] = [
+            { needle.contains("@") && $0.normalizedAddress == key },
+            { $0.name?.lowercased() == needle },
+            { person in
+                let name = person.name?.lowercased() ?? ""
+                let words = name.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "." })
+                return person.address.lowercased().hasPrefix(needle) || name.hasPrefix(needle)
+                    || words.contains { $0.hasPrefix(needle) }
+            },
+        ]
+        for stage in stages where !needle.isEmpty {
+            let found = people.filter(stage)
+            if found.count == 1 { return found[0] }
+            if found.count > 1 {
+                throw CommandError.senderAmbiguous(
+                    query,
+                    senders: found.map { PersonCandidate(address: $0.address, name: $0.name, conversationCount: 1) })
+            }
+        }
+        throw CommandError.senderNotFound(query, conversation: conversation.title)
+    }
+
+    /// `chatmail show <who>` for a conversation: a mailing list's posting address (or id), or the address
+    /// of a one-to-one chat, which read best and always open it; else the conversation's id, since titles
+    /// are made of first names and need not be unique.
     static func showCommand(for conversation: ConversationSummary) -> String {
+        if let list = conversation.list {
+            return "chatmail show " + shellWord(list.postAddress ?? list.id)
+        }
         if conversation.participants.count == 1 {
             return "chatmail show " + shellWord(conversation.participants[0].address)
         }

@@ -59,7 +59,8 @@ public struct JSONRenderer: Sendable {
             title: conversation.title, lastMessageAt: time.iso8601(conversation.lastMessageAtMs),
             snippet: conversation.snippet, messageCount: conversation.messageCount,
             unreadCount: conversation.unreadCount, archived: conversation.isArchived,
-            isNewsletter: conversation.isNewsletter)
+            isNewsletter: conversation.isNewsletter,
+            list: conversation.list.map { ListJSON(id: $0.id, post: $0.postAddress, name: $0.name) })
     }
 
     /// Any value as terminal-safe JSON with the house formatting (sorted keys, pretty, newline-ended),
@@ -143,6 +144,41 @@ struct ConversationJSON: Encodable {
     var unreadCount: Int
     var archived: Bool
     var isNewsletter: Bool
+    var list: ListJSON?
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(participants, forKey: .participants)
+        try container.encode(title, forKey: .title)
+        try container.encode(lastMessageAt, forKey: .lastMessageAt)
+        try container.encode(snippet, forKey: .snippet)
+        try container.encode(messageCount, forKey: .messageCount)
+        try container.encode(unreadCount, forKey: .unreadCount)
+        try container.encode(archived, forKey: .archived)
+        try container.encode(isNewsletter, forKey: .isNewsletter)
+        try container.encode(list, forKey: .list)  // null, not absent
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, participants, title, lastMessageAt, snippet, messageCount, unreadCount, archived, isNewsletter, list
+    }
+}
+
+/// The mailing list a conversation is.
+struct ListJSON: Encodable {
+    var id: String
+    var post: String?
+    var name: String?
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(post, forKey: .post)  // null, not absent
+        try container.encode(name, forKey: .name)
+    }
+
+    enum CodingKeys: String, CodingKey { case id, post, name }
 }
 
 struct AttachmentJSON: Encodable {

@@ -13,18 +13,29 @@ extension Person {
 }
 
 extension ConversationRow {
+    /// A list conversation's snippet is named after its author's first name ("You" for the account), since
+    /// anyone on the list may have written it.
     public init(_ conversation: ConversationSummary) {
+        let author = conversation.lastSender.map { $0.isFromMe ? "You" : ConversationTitle.firstName(of: $0.from) }
         self.init(
-            title: conversation.title, snippet: conversation.snippet, lastMessageAtMs: conversation.lastMessageAtMs,
-            unreadCount: conversation.unreadCount, isNewsletter: conversation.isNewsletter)
+            title: conversation.title, snippet: conversation.snippet, snippetAuthor: author,
+            lastMessageAtMs: conversation.lastMessageAtMs, unreadCount: conversation.unreadCount,
+            isNewsletter: conversation.isNewsletter)
     }
 }
 
 extension TranscriptView {
     /// The chat of a stored conversation.
+    /// A mailing list has too many senders to name under its title: its address and how many wrote stand
+    /// there instead.
     public init(_ transcript: Transcript) {
+        let conversation = transcript.conversation
+        let subtitle = conversation.list.map { list in
+            let count = conversation.participants.count
+            return "Mailing list \(list.postAddress ?? list.id), \(count == 1 ? "1 person" : "\(count) people") wrote"
+        }
         self.init(
-            title: transcript.conversation.title, participants: transcript.conversation.participants.map(Person.init),
+            title: conversation.title, participants: conversation.participants.map(Person.init), subtitle: subtitle,
             earlierMessageCount: transcript.earlierMessageCount, messages: transcript.messages.map(BubbleMessage.init))
     }
 }

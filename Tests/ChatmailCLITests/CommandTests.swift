@@ -20,8 +20,9 @@ import Testing
             #expect(
                 Set(row.keys) == [
                     "id", "participants", "title", "lastMessageAt", "snippet", "messageCount", "unreadCount",
-                    "archived", "isNewsletter",
+                    "archived", "isNewsletter", "list",
                 ])
+            #expect(row["list"] is NSNull)
             let participants = try #require(row["participants"] as? [[String: Any]])
             #expect(participants.allSatisfy { Set($0.keys) == ["address", "name"] })
         }
@@ -71,7 +72,7 @@ import Testing
         #expect(
             Set(conversation.keys) == [
                 "id", "participants", "title", "lastMessageAt", "snippet", "messageCount", "unreadCount", "archived",
-                "isNewsletter",
+                "isNewsletter", "list",
             ])
         #expect(conversation["title"] as? String == "Alice Liddell")
         let messages = try #require(object["messages"] as? [[String: Any]])

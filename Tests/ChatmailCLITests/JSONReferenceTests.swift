@@ -128,9 +128,9 @@ import Testing
     func outputMatchesDocument() async throws {
         let checker = Checker(shapes: Self.shapes(in: try String(contentsOf: Self.document, encoding: .utf8)))
 
-        // The standard cast: a store seeded directly, no Gmail needed.
+        // The standard cast and a mailing list: a store seeded directly, no Gmail needed.
         let fixture = try CLIFixture()
-        try fixture.seedCast()
+        try fixture.seedList()
         try checker.check(
             try await fixture.run(["conversations", "--json"]), "conversations", shape: "conversation", array: true)
         try checker.check(try await fixture.run(["show", "alice", "--json"]), "show", shape: "transcript")

@@ -7,7 +7,9 @@ import Testing
 @Suite struct MigrationTests {
     static let expectedTables = [
         "abandoned_message", "account", "account_alias", "attachment", "conversation", "conversation_participant",
-        "label", "label_recheck", "message", "message_fts", "message_label", "message_participant", "pending_action",
+        "label", "label_recheck", "list_header_backfill", "mailing_list", "mailing_list_post_address", "message",
+        "message_fts",
+        "message_label", "message_participant", "own_post_recipient", "pending_action",
         "sqlite_sequence",
         "sync_queue",
     ]
@@ -30,6 +32,7 @@ import Testing
                         "001_account", "002_conversation", "003_message", "004_message_fts", "005_queues",
                         "006_sync_queue",
                         "007_pending_action_details", "008_drop_message_html", "009_covering_conversation_index",
+                        "010_mailing_lists",
                     ])
             }
         }
@@ -162,6 +165,66 @@ import Testing
         #expect(!columns.contains("body_html_sanitized"))
         #expect(columns.contains("body_text"))
         #expect(text == "hello there")
+    }
+
+    @Test(
+        "010 keeps a 009 database's messages in place and lists my posts' recipients, so a list learned later regroups them"
+    )
+    func mailingLists() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-010-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
+        let (path, pool) = try Self.database(migratedThrough: 9, in: dir)
+        let oldHash = ParticipantSet.hash(ofNormalizedAddresses: ["carol@example.net", "dev@lists.example.org"])
+        try await pool.write { db in
+            try db.execute(
+                sql:
+                    "INSERT INTO account (email, email_normalized, created_at_ms) VALUES ('me@example.org', 'me@example.org', 0)"
+            )
+            try db.execute(
+                sql: "INSERT INTO conversation (account_id, participant_hash, created_at_ms) VALUES (1, ?, 0)",
+                arguments: [oldHash])
+            try db.execute(
+                sql: """
+                    INSERT INTO message (account_id, gmail_id, thread_id, conversation_id, internal_date_ms, from_address,
+                        is_from_me)
+                    VALUES (1, 'mine', 't1', 1, 1, 'me@example.org', 1), (1, 'theirs', 't2', 1, 2, 'carol@example.net', 0)
+                    """)
+            try db.execute(
+                sql: """
+                    INSERT INTO message_participant (message_id, role, address_normalized, address) VALUES
+                        (1, 'from', 'me@example.org', 'me@example.org'),
+                        (1, 'cc', 'carol@example.net', 'carol@example.net'),
+                        (1, 'to', 'dev@lists.example.org', 'dev@lists.example.org'),
+                        (2, 'from', 'carol@example.net', 'carol@example.net'),
+                        (2, 'to', 'dev@lists.example.org', 'dev@lists.example.org')
+                    """)
+        }
+        try pool.close()
+        let store = try ChatmailStore(path: path.path, clock: { 10 })  // applies 010 on open
+        let recipients = try await DatabaseQueue(path: path.path).read { db in
+            try String.fetchAll(
+                db, sql: "SELECT address_normalized FROM own_post_recipient WHERE message_id = 1 ORDER BY position")
+        }
+        // Only my post is listed, To before Cc; nothing moved yet: the list is not known.
+        #expect(recipients == ["dev@lists.example.org", "carol@example.net"])
+        // Every stored message waits for a sync to read its list headers.
+        let waiting = try await store.write { tx in try tx.listHeaderBackfillIDs(in: AccountID(rawValue: 1)) }
+        #expect(waiting == ["mine", "theirs"])
+        let account = AccountID(rawValue: 1)
+        #expect(
+            try await store.write { tx in try tx.messageRows(forGmailIDs: ["mine"], in: account) }.first?.conversation
+                .rawValue == 1)
+
+        var reply = message("reply", from: alice, to: [EmailAddress(address: "dev@lists.example.org")], at: 3)
+        reply.mailingList = .init(id: "dev.lists.example.org")
+        reply.listPosting = .address(EmailAddress(address: "dev@lists.example.org"))
+        let learned = reply
+        let stored = try await store.write { tx in try tx.upsert(learned, in: account) }
+        #expect(stored.regroupedConversations == [ConversationID(rawValue: 1), stored.conversationID])
+        let rows = try await store.write { tx in
+            try tx.messageRows(forGmailIDs: ["mine", "theirs"], in: account)
+        }
+        #expect(rows.map(\.conversation) == [stored.conversationID, ConversationID(rawValue: 1)])
     }
 
     /// A database in `directory` with the shipped migrations up to `number` applied, as an older

@@ -38,6 +38,8 @@ import Testing
             return "people [\(listed)]" + (conversations.isEmpty ? "" : " and [\(titles(conversations))]")
         case .severalConversations(let conversations):
             return "conversations [\(titles(conversations))]"
+        case .wroteToList(let list, let person):
+            return "list \(list.title) written to by <\(person.address)>"
         case .noGroupConversation(let person):
             return "no group for <\(person.address)>"
         case .notFound:

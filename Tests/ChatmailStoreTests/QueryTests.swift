@@ -106,6 +106,55 @@ import Testing
         }
     }
 
+    @Test("learning a posting address finds my posts to it through the recipient index, not a mailbox scan")
+    func ownPostsToAddressPlan() async throws {
+        try await withTemporaryStore { _, path throws in
+            let plan = try DatabaseQueue(path: path.path).read { db in
+                try Row.fetchAll(
+                    db, sql: "EXPLAIN QUERY PLAN \(StoreTransaction.ownPostsToAddressSQL)", arguments: [1, "a@b"]
+                ).map { $0["detail"] as String }
+            }
+            #expect(
+                plan.contains {
+                    $0.hasPrefix("SEARCH r USING") && $0.contains("own_post_recipient_by_address")
+                        && $0.contains("(account_id=? AND address_normalized=?)")
+                }, "\(plan)")
+            #expect(plan.contains { $0.hasPrefix("SEARCH m USING INTEGER PRIMARY KEY") }, "\(plan)")
+            #expect(!plan.contains { $0.hasPrefix("SCAN") }, "\(plan)")
+        }
+    }
+
+    @Test("naming a list (by id or posting address) finds its conversation by the unique hash index, no scan")
+    func listByNamePlan() async throws {
+        try await withTemporaryStore { _, path throws in
+            let plan = try DatabaseQueue(path: path.path).read { db in
+                try Row.fetchAll(
+                    db, sql: "EXPLAIN QUERY PLAN \(ChatmailStore.listConversationsSQL)", arguments: [1, "[\"ab\"]"]
+                ).map { $0["detail"] as String }
+            }
+            #expect(
+                plan.contains { $0.hasPrefix("SEARCH conversation USING INDEX") && $0.contains("participant_hash=?") },
+                "\(plan)")
+            #expect(!plan.contains { $0.hasPrefix("SCAN conversation") }, "\(plan)")
+        }
+    }
+
+    @Test("a list row's newest sender walks its conversation's date index backwards: no scan of the list")
+    func listDetailsPlan() async throws {
+        try await withTemporaryStore { _, path throws in
+            let plan = try DatabaseQueue(path: path.path).read { db in
+                try Row.fetchAll(
+                    db, sql: "EXPLAIN QUERY PLAN \(ChatmailStore.listDetailsSQL)", arguments: ["[1]"]
+                ).map { $0["detail"] as String }
+            }
+            #expect(
+                plan.contains { $0.hasPrefix("SEARCH m USING") && $0.contains("message_by_conversation_date") },
+                "\(plan)")
+            #expect(plan.contains { $0.hasPrefix("SEARCH c USING INTEGER PRIMARY KEY") }, "\(plan)")
+            #expect(!plan.contains { $0.hasPrefix("SCAN") && !$0.hasPrefix("SCAN json_each") }, "\(plan)")
+        }
+    }
+
     @Test("a rollup pass reads its conversations' dates and flags from the index alone, and scans nothing")
     func rollupPlans() async throws {
         try await withTemporaryStore { store, _ throws in
@@ -113,6 +162,7 @@ import Testing
                 message("a", from: alice, at: 1, labels: ["INBOX", "UNREAD"]),
                 message("b", from: me, to: [alice], at: 2, labels: ["SENT"]),
                 message("c", from: bob, at: 3, labels: ["TRASH"]),
+                listMessage("d", from: carol, at: 4),
             ])
             let conversations = Set(results.flatMap(\.affectedConversations))
             let plans = try store.write { tx -> [(sql: String, plan: [String])] in
@@ -136,8 +186,9 @@ import Testing
                 !aggregate.plan.contains { $0.contains("USING INDEX message_by_conversation_date") },
                 "\(aggregate.plan)")
             // Scans are fine only over what does not grow with the mailbox: the id list, the aggregate of the
-            // touched conversations, and `label` (one row per Gmail label).
-            let small = ["SCAN json_each", "SCAN aggregate", "SCAN label"]
+            // touched conversations, `label` (one row per Gmail label), and the touched lists' named senders
+            // (`named`, the window over their messages that picks each sender's newest name).
+            let small = ["SCAN json_each", "SCAN aggregate", "SCAN label", "SCAN named", "SCAN (subquery-"]
             for (sql, plan) in plans {
                 #expect(
                     !plan.contains { step in step.hasPrefix("SCAN") && !small.contains { step.hasPrefix($0) } },

@@ -177,22 +177,39 @@ let corpusRoot = repositoryRoot.appendingPathComponent("Fixtures/corpus")
     }
 }
 
-/// Checks, independently of the store's own code path, that every message sits in the conversation of
-/// its participant set: From ∪ To ∪ Cc minus the account's aliases, by identity key.
+/// Checks, independently of the store's own code path, that every message sits in the conversation the
+/// identity rule gives it: its list's when it has a List-Id; for my post without one, the list of a
+/// posting address it was sent to; otherwise its participant set's (From ∪ To ∪ Cc minus the account's
+/// aliases, by identity key).
 enum ParticipantRuleCheck {
     static func verify(_ path: URL, aliases: Set<String>) throws {
         try DatabaseQueue(path: path.path).read { db in
             var messageSets: [Int64: Set<String>] = [:]
             var conversationOf: [Int64: Int64] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT id, conversation_id FROM message") {
+            var listOf: [Int64: String] = [:]
+            var postingLists: [String: Set<String>] = [:]
+            var ownPosts: Set<Int64> = []
+            for row in try Row.fetchAll(
+                db, sql: "SELECT id, conversation_id, list_id, list_post_address, is_from_me FROM message")
+            {
                 conversationOf[row["id"]] = row["conversation_id"]
                 messageSets[row["id"]] = []
+                if let list: String = row["list_id"] {
+                    listOf[row["id"]] = list
+                    if let post: String = row["list_post_address"] {
+                        postingLists[EmailNormalizer.identityKey(for: post), default: []].insert(list)
+                    }
+                } else if row["is_from_me"] as Bool {
+                    ownPosts.insert(row["id"])
+                }
             }
+            var recipients: [Int64: Set<String>] = [:]
             for row in try Row.fetchAll(
-                db, sql: "SELECT message_id, address FROM message_participant WHERE role IN ('from', 'to', 'cc')")
+                db, sql: "SELECT message_id, role, address FROM message_participant WHERE role IN ('from', 'to', 'cc')")
             {
                 let key = EmailNormalizer.identityKey(for: row["address"])
                 if !aliases.contains(key) && !key.isEmpty { messageSets[row["message_id"], default: []].insert(key) }
+                if row["role"] as String != "from" { recipients[row["message_id"], default: []].insert(key) }
             }
             var conversationSets: [Int64: Set<String>] = [:]
             for row in try Row.fetchAll(
@@ -207,6 +224,19 @@ enum ParticipantRuleCheck {
             var mismatches = 0
             for (message, people) in messageSets {
                 let conversation = conversationOf[message]!
+                var lists: Set<String> = []
+                if let list = listOf[message] {
+                    lists = [list]
+                } else if ownPosts.contains(message) {
+                    lists = recipients[message, default: []].reduce(into: []) { $0.formUnion(postingLists[$1] ?? []) }
+                }
+                if !lists.isEmpty {
+                    // Several lists can match my post; which one wins is ordered by headers this check lacks.
+                    if !lists.map({ ListConversationKey.hash(listID: $0) }).contains(hashes[conversation]) {
+                        mismatches += 1
+                    }
+                    continue
+                }
                 if conversationSets[conversation, default: []] != people { mismatches += 1 }
                 if hashes[conversation] != ParticipantSet.hash(ofNormalizedAddresses: people) { mismatches += 1 }
             }

@@ -66,20 +66,41 @@ func rawMessage(
     func initialSyncMatchesIndependentComputation() async throws {
         let me = try String(contentsOf: Self.demoMailbox.appendingPathComponent("ME"), encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        try await withSyncSetup(mailbox: .path(Self.demoMailbox.path), account: me) { emulator, store, account, _ in
+        try await withSyncSetup(mailbox: .path(Self.demoMailbox.path), account: me) { emulator, store, account, path in
             let report = try await makeEngine(emulator, store).run(account: account)
             #expect(report.mode == .initial)
 
-            // Independently: group the emulator's messages by participant set, count and unread them.
+            // Independently: group the emulator's messages by list (List-Id, or my post to a list's
+            // posting address) or else by participant set, count and unread them.
             let all = await emulator.mailbox.list(matching: { _ in true }, after: nil, limit: 10_000).page
             let visible = all.filter { !$0.labelIds.contains("SPAM") && !$0.labelIds.contains("TRASH") }
             let meKey = EmailNormalizer.identityKey(for: me)
+            var postingLists: [String: String] = [:]
+            for message in all {
+                let headers = HeaderBlock.parse(message.raw[...]).fields
+                if let list = headers.first("List-Id").flatMap(ListHeaders.mailingList),
+                    case .address(let post) = headers.first("List-Post").flatMap(ListHeaders.posting)
+                {
+                    postingLists[EmailNormalizer.identityKey(for: post.address)] = list.id
+                }
+            }
             var groups: [Set<String>: (count: Int, unread: Int)] = [:]
             for message in visible {
                 let headers = HeaderBlock.parse(message.raw[...]).fields
                 let people = ["From", "To", "Cc"].flatMap { headers.all($0).flatMap(AddressListParser.parse) }
-                let keys = Set(
+                var keys = Set(
                     people.map { EmailNormalizer.identityKey(for: $0.address) }.filter { $0 != meKey && !$0.isEmpty })
+                let from = headers.first("From").flatMap { AddressListParser.parse($0).first }
+                let recipients = ["To", "Cc"].flatMap { headers.all($0).flatMap(AddressListParser.parse) }
+                if let list = headers.first("List-Id").flatMap(ListHeaders.mailingList) {
+                    keys = ["list " + list.id]
+                } else if from.map({ EmailNormalizer.identityKey(for: $0.address) }) == meKey,
+                    let list = recipients.lazy.compactMap({ postingLists[EmailNormalizer.identityKey(for: $0.address)] }
+                    )
+                    .first
+                {
+                    keys = ["list " + list]
+                }
                 let unread = message.labelIds.contains("UNREAD") && message.labelIds.contains("INBOX") ? 1 : 0
                 groups[keys, default: (0, 0)].count += 1
                 groups[keys, default: (0, 0)].unread += unread
@@ -87,11 +108,20 @@ func rawMessage(
             let conversations = try store.conversations(in: account.id, filter: .init(visibility: .all))
             #expect(report.messagesAdded == visible.count)
             #expect(conversations.count == groups.count)
+            #expect(groups.keys.contains { $0.first?.hasPrefix("list ") == true })
+            let listOf = try await DatabaseQueue(path: path.path).read { db in
+                try Dictionary(
+                    uniqueKeysWithValues: Row.fetchAll(
+                        db, sql: "SELECT id, list_id FROM conversation WHERE list_id IS NOT NULL"
+                    ).map { (ConversationID(rawValue: $0["id"]), $0["list_id"] as String) })
+            }
             var actual: [Set<String>: (count: Int, unread: Int)] = [:]
             for conversation in conversations {
-                actual[Set(conversation.participants.map(\.normalizedAddress))] = (
-                    conversation.messageCount, conversation.unreadCount
-                )
+                let keys =
+                    listOf[conversation.id].map { ["list " + $0] }
+                    ?? Set(
+                        conversation.participants.map(\.normalizedAddress))
+                actual[keys] = (conversation.messageCount, conversation.unreadCount)
             }
             for (keys, expected) in groups {
                 #expect(actual[keys]?.count == expected.count, "\(keys)")

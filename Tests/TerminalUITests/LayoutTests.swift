@@ -99,9 +99,14 @@ import Testing
 
     @Test("list rows fit the width and carry no escape but our own", arguments: [20, 40, 80, 120])
     func listFits(width: Int) {
+        var mailingList = Self.conversation("Dev talk")
+        mailingList.list = MailingList(id: "dev.lists.example.org", postAddress: nil, name: "Dev talk")
+        mailingList.lastSender = LastSender(
+            from: EmailAddress(address: "m@example.com", name: Self.hostile), isFromMe: false)
         let rows = [
             Self.conversation(Self.hostile),
             Self.conversation("A very long newsletter title indeed", unread: 12_345, newsletter: true),
+            mailingList,
         ]
         for colour in [false, true] {
             let output = ConversationListRenderer(width: width, time: Self.time, palette: Palette(isEnabled: colour))

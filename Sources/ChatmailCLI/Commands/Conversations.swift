@@ -17,8 +17,9 @@ struct Conversations: AsyncParsableCommand {
     @Flag(help: "Only conversations with unread messages.") var unread = false
     @Flag(help: "Only archived conversations.") var archived = false
     @Flag(help: "Archived and active conversations.") var all = false
-    @Flag(help: "Only conversations with people (no newsletters).") var people = false
+    @Flag(help: "Only conversations with people (no newsletters, no mailing lists).") var people = false
     @Flag(help: "Only newsletters.") var newsletters = false
+    @Flag(help: "Only mailing lists (each list is one conversation).") var lists = false
     // Unconditional, so "--limit -1" reaches validate() instead of reading as a missing value.
     @Option(parsing: .unconditional, help: "Show at most this many conversations.") var limit = 50
     @Flag(help: "Print JSON instead of a table.") var json = false
@@ -29,13 +30,16 @@ struct Conversations: AsyncParsableCommand {
         guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }
         if archived && all { throw ValidationError("Choose --archived or --all, not both.") }
         if people && newsletters { throw ValidationError("Choose --people or --newsletters, not both.") }
+        if lists && (people || newsletters) {
+            throw ValidationError("Choose --lists or \(people ? "--people" : "--newsletters"), not both.")
+        }
     }
 
     var filter: ConversationFilter {
         ConversationFilter(
             visibility: all ? .all : archived ? .archived : .active,
             kind: people ? .people : newsletters ? .newsletters : .any,
-            unreadOnly: unread, limit: limit)
+            lists: people ? .excluded : lists ? .only : .included, unreadOnly: unread, limit: limit)
     }
 
     func run() async throws {

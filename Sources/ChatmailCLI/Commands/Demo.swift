@@ -83,7 +83,7 @@ struct Demo: AsyncParsableCommand {
         .run(account: account)
         try env.write("$ chatmail sync\n\(Sync.summary(report, timed: false))\n\n")
 
-        // 3. The conversation list, and the chat with the person this account has written to most.
+        // 3. The conversation list, and the liveliest conversation this account has written in.
         let rows = try store.conversations(in: account.id, filter: ConversationFilter(limit: Self.listLimit))
         try env.write("$ chatmail conversations --limit \(Self.listLimit)\n")
         try env.write(
@@ -154,7 +154,9 @@ struct Demo: AsyncParsableCommand {
         return try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// The 1:1 conversation with the most messages from this account, and the address to show it by.
+    /// The conversation with the most messages among those where this account wrote and others did too
+    /// (on the shipped mailbox, a mailing list), and the address to show it by: a list's posting address
+    /// (or its id), else the first participant's address.
     static func liveliestChat(_ store: ChatmailStore, account: Account) throws -> (
         conversation: ConversationSummary, person: String
     )? {
@@ -165,7 +167,9 @@ struct Demo: AsyncParsableCommand {
             let mine = transcript.messages.filter(\.isFromMe).count
             return mine > 0 && mine < transcript.messages.count ? (conversation, transcript.messages.count) : nil
         }
-        guard let best = chats.max(by: { $0.1 < $1.1 }), let person = best.0.participants.first?.address else {
+        guard let best = chats.max(by: { $0.1 < $1.1 }),
+            let person = best.0.list.map({ $0.postAddress ?? $0.id }) ?? best.0.participants.first?.address
+        else {
             return nil
         }
         return (best.0, person)

@@ -7,7 +7,7 @@ import TerminalUI
 /// `chatmail show <person>`: the chat transcript with one person or group.
 struct Show: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show the chat with one person.",
+        abstract: "Show the chat with one person, a group or a mailing list.",
         discussion: PersonLookup.discussion
             + " Typing mistakes are forgiven when nothing else matches (\"jonh\" finds John).")
 
@@ -15,6 +15,11 @@ struct Show: AsyncParsableCommand {
 
     @Argument(help: ArgumentHelp(PersonLookup.personHelp)) var person: String
     @Flag(help: PersonLookup.groupHelp) var group = false
+    @Option(
+        help: ArgumentHelp(
+            "Keep only this person's messages, and yours: for a mailing list, the thread of one person with you.",
+            valueName: "person"))
+    var from: String?
     // Unconditional, so "--limit -1" reaches validate() instead of reading as a missing value.
     @Option(parsing: .unconditional, help: "Show at most this many of the newest messages.") var limit = 50
     @Flag(help: "Show messages whole, with the quoted text and signatures that were removed.") var full = false
@@ -32,7 +37,11 @@ struct Show: AsyncParsableCommand {
         let account = try env.selectedAccount(in: store)
         let conversation = try PersonLookup.conversation(
             for: person, in: store, account: account.id, preferringGroups: group)
-        guard let transcript = try store.transcript(of: conversation.id, limit: limit) else {
+        let sender = try from.map { try PersonLookup.sender($0, in: conversation) }
+        guard
+            let transcript = try store.transcript(
+                of: conversation.id, limit: limit, onlyFrom: sender?.normalizedAddress)
+        else {
             throw CommandError.personNotFound(person)  // deleted between the lookup and the read
         }
         if json {

@@ -37,7 +37,7 @@ public enum ConversationTitle {
 
     /// The first name of a participant: the first word of the name ("Doe, John" gives "John"),
     /// or the local part of the address when there is no usable name.
-    static func firstName(of person: EmailAddress) -> String {
+    public static func firstName(of person: EmailAddress) -> String {
         if let name = usableName(person.name) {
             if let comma = name.firstIndex(of: ","), name.filter({ $0 == "," }).count == 1 {
                 // "Last, First" as written by Outlook and many directories, when both sides are short

@@ -24,8 +24,13 @@ public struct ParticipantSet: Sendable, Equatable {
     /// - parameter aliases: the normalized addresses of ALL the account's aliases. They must be
     ///   loaded before any set is built, or a message sent from an alias would include yourself.
     public init(from: EmailAddress?, to: [EmailAddress], cc: [EmailAddress], excluding aliases: Set<String>) {
+        self.init(authors: [from].compactMap { $0 }, to: to, cc: cc, excluding: aliases)
+    }
+
+    /// Builds the participant set of a message with every author of its From header.
+    public init(authors: [EmailAddress], to: [EmailAddress], cc: [EmailAddress], excluding aliases: Set<String>) {
         var byKey: [String: Member] = [:]
-        for address in [from].compactMap({ $0 }) + to + cc {
+        for address in authors + to + cc {
             let key = address.normalizedAddress
             guard !key.isEmpty, !aliases.contains(key) else { continue }
             if var existing = byKey[key] {
@@ -59,5 +64,20 @@ public struct ParticipantSet: Sendable, Equatable {
     public static func hash(ofNormalizedAddresses addresses: some Sequence<String>) -> String {
         let key = "p|" + Set(addresses).sorted().joined(separator: "|")
         return SHA256.hexDigest(of: Array(key.utf8))
+    }
+}
+
+/// The key of a mailing list's conversation: one conversation per list, whoever writes to it.
+///
+/// The hash is the lowercase hex SHA-256 of `"l|"` + the list id. A participant hash always starts its
+/// input with `"p|"`, so the two kinds of key can never be the same string and never collide (short of a
+/// SHA-256 collision).
+public enum ListConversationKey {
+    /// The string the hash is taken of; also the conversation cache key.
+    public static func hashInput(listID: String) -> String { "l|" + listID }
+
+    /// The conversation hash of the list `listID` (already lowercased).
+    public static func hash(listID: String) -> String {
+        SHA256.hexDigest(of: Array(hashInput(listID: listID).utf8))
     }
 }

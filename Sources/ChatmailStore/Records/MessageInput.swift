@@ -29,11 +29,35 @@ public struct MessageInput: Sendable, Equatable {
         }
     }
 
+    /// The mailing list a message came through (its `List-Id`, RFC 2919).
+    public struct MailingList: Sendable, Equatable {
+        /// The list identifier: lowercased, without angle brackets, never empty.
+        public var id: String
+        /// The display name before the identifier, when the header had one.
+        public var name: String?
+
+        public init(id: String, name: String? = nil) {
+            self.id = id
+            self.name = name
+        }
+    }
+
+    /// How a list accepts posts (its `List-Post`, RFC 2369).
+    public enum ListPosting: Sendable, Equatable {
+        /// Members post by writing to this address.
+        case address(EmailAddress)
+        /// `List-Post: NO`: nobody can post to the list.
+        case readOnly
+    }
+
     public var gmailID: String
     public var threadID: String
     /// Gmail's `internalDate`: when Gmail received the message, in ms since the epoch.
     public var internalDateMs: Int64
+    /// The first author: the sender shown on the bubble, and the one that says whether it is from me.
     public var from: EmailAddress?
+    /// The other authors of a From header that lists several (RFC 5322 allows it); participants too.
+    public var coAuthors: [EmailAddress]
     public var to: [EmailAddress]
     public var cc: [EmailAddress]
     public var bcc: [EmailAddress]
@@ -51,13 +75,20 @@ public struct MessageInput: Sendable, Equatable {
     /// Gmail label ids (`INBOX`, `UNREAD`, `Label_12`, ...).
     public var labelIDs: [String]
     public var attachments: [Attachment]
+    public var mailingList: MailingList?
+    public var listPosting: ListPosting?
+    /// `Reply-To` and `Mail-Followup-To`, `nil` when the header is absent (or names nobody).
+    public var replyTo: [EmailAddress]?
+    public var mailFollowupTo: [EmailAddress]?
 
     public init(
         gmailID: String, threadID: String, internalDateMs: Int64,
         from: EmailAddress?, to: [EmailAddress] = [], cc: [EmailAddress] = [], bcc: [EmailAddress] = [],
         subject: String = "", gmailSnippet: String = "", bodyText: String = "", originalText: String? = nil,
         isNewsletter: Bool = false, newsletterReasons: [String] = [],
-        sizeEstimate: Int64 = 0, historyID: UInt64? = nil, labelIDs: [String] = [], attachments: [Attachment] = []
+        sizeEstimate: Int64 = 0, historyID: UInt64? = nil, labelIDs: [String] = [], attachments: [Attachment] = [],
+        coAuthors: [EmailAddress] = [], mailingList: MailingList? = nil, listPosting: ListPosting? = nil,
+        replyTo: [EmailAddress]? = nil, mailFollowupTo: [EmailAddress]? = nil
     ) {
         self.gmailID = gmailID
         self.threadID = threadID
@@ -76,7 +107,15 @@ public struct MessageInput: Sendable, Equatable {
         self.historyID = historyID
         self.labelIDs = labelIDs
         self.attachments = attachments
+        self.coAuthors = coAuthors
+        self.mailingList = mailingList
+        self.listPosting = listPosting
+        self.replyTo = replyTo
+        self.mailFollowupTo = mailFollowupTo
     }
+
+    /// Every author: ``from`` then ``coAuthors``.
+    public var authors: [EmailAddress] { [from].compactMap { $0 } + coAuthors }
 
     /// `true` when `originalText` holds more than the bubble text.
     public var quotedTextRemoved: Bool { originalText != nil }
@@ -89,12 +128,15 @@ public struct MessageUpsert: Sendable, Equatable {
     public var conversationID: ConversationID
     /// The conversation the message used to be in, when an update moved it (aliases changed).
     public var previousConversationID: ConversationID?
+    /// Conversations that earlier messages left or joined because this one taught the store a list's
+    /// posting address (the account's own posts to it move into the list).
+    public var regroupedConversations: Set<ConversationID> = []
     /// `false` when the message was already stored and has been updated.
     public var wasInserted: Bool
 
     /// Every conversation whose rollups this change affects.
     public var affectedConversations: Set<ConversationID> {
-        Set([conversationID] + [previousConversationID].compactMap { $0 })
+        Set([conversationID] + [previousConversationID].compactMap { $0 }).union(regroupedConversations)
     }
 }
 

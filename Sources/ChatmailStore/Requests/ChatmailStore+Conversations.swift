@@ -36,6 +36,11 @@ extension ChatmailStore {
         case .people: conditions.append("is_newsletter = 0")
         case .newsletters: conditions.append("is_newsletter = 1")
         }
+        switch filter.lists {
+        case .included: break
+        case .excluded: conditions.append("list_id IS NULL")
+        case .only: conditions.append("list_id IS NOT NULL")
+        }
         if filter.unreadOnly { conditions.append("unread_count > 0") }
         return """
             SELECT * FROM conversation INDEXED BY \(index) WHERE \(conditions.joined(separator: " AND "))
@@ -52,7 +57,8 @@ extension ChatmailStore {
         }
     }
 
-    /// Builds summaries from `conversation` rows, loading all their participants in one query.
+    /// Builds summaries from `conversation` rows, loading all their participants in one query, and the
+    /// lists' details and newest senders in another.
     static func summaries(from rows: [Row], in db: Database) throws -> [ConversationSummary] {
         guard !rows.isEmpty else { return [] }
         let ids: [ConversationID] = rows.map { $0["id"] }
@@ -70,13 +76,51 @@ extension ChatmailStore {
             people[row["conversation_id"], default: []].append(
                 EmailAddress(address: row["address"], name: row["display_name"]))
         }
+        let lists = try listDetails(of: rows.filter { $0["list_id"] != nil }.map { $0["id"] }, in: db)
         return rows.map { row in
             let id: ConversationID = row["id"]
             return ConversationSummary(
                 id: id, title: row["title"], participants: people[id] ?? [],
                 lastMessageAtMs: row["last_message_at_ms"], snippet: row["snippet"],
                 messageCount: row["message_count"], unreadCount: row["unread_count"],
-                hasInbox: row["has_inbox"], archivedAtMs: row["archived_at_ms"], isNewsletter: row["is_newsletter"])
+                hasInbox: row["has_inbox"], archivedAtMs: row["archived_at_ms"], isNewsletter: row["is_newsletter"],
+                list: lists[id]?.list, lastSender: lists[id]?.lastSender)
         }
+    }
+
+    /// The list and newest visible message's sender of the list conversations among `?` (a JSON array of
+    /// ids). The sender is found by walking `message_by_conversation_date` back past trashed and spam
+    /// messages: one index probe per list shown, however long the list's history.
+    package static let listDetailsSQL = """
+        SELECT c.id, c.list_id, ml.name, ml.post_address, ml.is_read_only,
+               n.from_address, n.from_name, n.is_from_me
+        FROM conversation c
+        LEFT JOIN mailing_list ml ON ml.account_id = c.account_id AND ml.list_id = c.list_id
+        LEFT JOIN message n ON n.id = (
+            SELECT m.id FROM message m WHERE m.conversation_id = c.id
+              AND NOT EXISTS (SELECT 1 FROM message_label x JOIN label l ON l.id = x.label_id
+                              WHERE x.message_id = m.id AND l.gmail_id IN ('TRASH', 'SPAM'))
+            ORDER BY m.internal_date_ms DESC, m.id DESC LIMIT 1)
+        WHERE c.id IN (SELECT value FROM json_each(?)) AND c.list_id IS NOT NULL
+        """
+
+    /// The list and the newest visible message's sender of each list conversation among `ids`.
+    private static func listDetails(of ids: [ConversationID], in db: Database) throws
+        -> [ConversationID: (list: MailingList, lastSender: LastSender?)]
+    {
+        guard !ids.isEmpty else { return [:] }
+        let json = "[" + ids.map { String($0.rawValue) }.joined(separator: ",") + "]"
+        var details: [ConversationID: (list: MailingList, lastSender: LastSender?)] = [:]
+        let rows = try Row.fetchCursor(db, sql: listDetailsSQL, arguments: [json])
+        while let row = try rows.next() {
+            let readOnly: Bool = row["is_read_only"] ?? false
+            let list = MailingList(
+                id: row["list_id"], postAddress: readOnly ? nil : row["post_address"], name: row["name"])
+            let sender = (row["from_address"] as String?).map {
+                LastSender(from: EmailAddress(address: $0, name: row["from_name"]), isFromMe: row["is_from_me"])
+            }
+            details[row["id"]] = (list, sender)
+        }
+        return details
     }
 }

@@ -5,7 +5,12 @@ extension ChatmailStore {
     ///
     /// Loading the oldest messages instead would open a long chat on stale history. This walks the
     /// `message_by_conversation_date` index backwards, takes `limit` rows and reverses them.
-    public func transcript(of conversationID: ConversationID, limit: Int) throws -> Transcript? {
+    ///
+    /// With `onlyFrom` (an identity key), only that person's messages and the account's own are kept,
+    /// and the earlier count counts those alone.
+    public func transcript(of conversationID: ConversationID, limit: Int, onlyFrom: String? = nil) throws
+        -> Transcript?
+    {
         precondition(limit > 0, "A transcript needs a positive limit, not \(limit)")
         return try read { db in
             guard
@@ -14,19 +19,35 @@ extension ChatmailStore {
                     in: db
                 ).first
             else { return nil }
+            // Every author of a multi-author From is a `from` participant, so a co-written message is kept.
+            let sender =
+                onlyFrom == nil
+                ? ""
+                : """
+                 AND (m.is_from_me = 1 OR EXISTS (SELECT 1 FROM message_participant mp WHERE mp.message_id = m.id
+                      AND mp.role = 'from' AND mp.address_normalized = :sender))
+                """
+            let visible = """
+                FROM message m
+                WHERE m.conversation_id = :conversation
+                  AND NOT EXISTS (SELECT 1 FROM message_label ml JOIN label l ON l.id = ml.label_id
+                                  WHERE ml.message_id = m.id AND l.gmail_id IN ('TRASH', 'SPAM'))\(sender)
+                """
+            let arguments: StatementArguments = ["conversation": conversationID, "limit": limit, "sender": onlyFrom]
             let rows = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT m.id, m.gmail_id, m.thread_id, m.from_address, m.from_name, m.is_from_me,
                            m.internal_date_ms, m.subject, m.body_text, m.original_text, m.snippet, m.is_newsletter
-                    FROM message m
-                    WHERE m.conversation_id = ?
-                      AND NOT EXISTS (SELECT 1 FROM message_label ml JOIN label l ON l.id = ml.label_id
-                                      WHERE ml.message_id = m.id AND l.gmail_id IN ('TRASH', 'SPAM'))
+                    \(visible)
                     ORDER BY m.internal_date_ms DESC, m.id DESC
-                    LIMIT ?
+                    LIMIT :limit
                     """,
-                arguments: [conversationID, limit])
+                arguments: arguments)
+            let shown =
+                onlyFrom == nil
+                ? conversation.messageCount
+                : try Int.fetchOne(db, sql: "SELECT COUNT(*) \(visible)", arguments: arguments) ?? 0
             let ids = "[" + rows.map { String(($0["id"] as Int64)) }.joined(separator: ",") + "]"
             var labels: [MessageID: [String]] = [:]
             for row in try Row.fetchAll(
@@ -65,7 +86,7 @@ extension ChatmailStore {
             }
             return Transcript(
                 conversation: conversation, messages: messages,
-                earlierMessageCount: max(0, conversation.messageCount - messages.count))
+                earlierMessageCount: max(0, shown - messages.count))
         }
     }
 }

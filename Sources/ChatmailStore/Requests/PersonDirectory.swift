@@ -53,6 +53,8 @@ struct PersonDirectory {
     var titles: [ConversationID: String] = [:]
     var memberCounts: [ConversationID: Int] = [:]
     var lastMessageAtMs: [ConversationID: Int64] = [:]
+    /// The mailing-list conversations, whose people are everyone who wrote to the list.
+    var lists: Set<ConversationID> = []
 
     /// Loads the account's visible conversations and their participants; with `key`, only the
     /// conversations that person is in (served by `conversation_participant_by_address`).
@@ -67,7 +69,8 @@ struct PersonDirectory {
         let rows = try Row.fetchCursor(
             db,
             sql: """
-                SELECT c.id, c.title, c.last_message_at_ms, p.address_normalized, p.address, p.display_name
+                SELECT c.id, c.title, c.last_message_at_ms, c.list_id, p.address_normalized, p.address,
+                       p.display_name
                 FROM conversation c LEFT JOIN conversation_participant p ON p.conversation_id = c.id
                 WHERE c.account_id = :account AND c.message_count > 0\(filter)
                 """,
@@ -76,6 +79,7 @@ struct PersonDirectory {
             let id: ConversationID = row["id"]
             directory.titles[id] = row["title"]
             directory.lastMessageAtMs[id] = row["last_message_at_ms"]
+            if row["list_id"] != nil { directory.lists.insert(id) }
             if let key: String = row["address_normalized"] {
                 directory.people.append(
                     Person(key: key, address: row["address"], name: row["display_name"], conversation: id))
@@ -85,11 +89,19 @@ struct PersonDirectory {
         return directory
     }
 
-    /// Whether `conversation` has more than one person besides the account's own addresses.
-    func isGroup(_ conversation: ConversationID) -> Bool { memberCounts[conversation, default: 0] > 1 }
+    /// Whether `conversation` has more than one person besides the account's own addresses, and is not a
+    /// mailing list.
+    func isGroup(_ conversation: ConversationID) -> Bool {
+        memberCounts[conversation, default: 0] > 1 && !lists.contains(conversation)
+    }
 
-    /// Whether `conversation` is a one-to-one chat.
-    func isOneToOne(_ conversation: ConversationID) -> Bool { memberCounts[conversation] == 1 }
+    /// Whether `conversation` is a one-to-one chat (a list one person wrote to is not).
+    func isOneToOne(_ conversation: ConversationID) -> Bool {
+        memberCounts[conversation] == 1 && !lists.contains(conversation)
+    }
+
+    /// Whether `conversation` is a mailing list.
+    func isList(_ conversation: ConversationID) -> Bool { lists.contains(conversation) }
 
     /// The people and titled conversations `needle` designates at `stage`; empty when the stage
     /// matches nothing.

@@ -26,6 +26,9 @@ public enum PersonMatch: Sendable, Equatable {
     case severalPeople([PersonCandidate], conversations: [ConversationSummary])
     /// One person, or one title, designates several conversations and none is preferred; newest first.
     case severalConversations([ConversationSummary])
+    /// The one person who matched is in no conversation of the account's but the mailing list they
+    /// wrote to, which is the conversation meant.
+    case wroteToList(ConversationSummary, person: PersonCandidate)
     /// Group conversations were asked for, and the one person who matched is in none.
     case noGroupConversation(PersonCandidate)
     case notFound
@@ -38,6 +41,9 @@ extension ChatmailStore {
     /// `id:7` (or `#7`) is the conversation whose `id` is 7 in `conversations --json`, exactly and
     /// nothing else; `preferringGroups` does not apply to it. Otherwise stages run in order and the
     /// first that matches anything decides:
+    /// 0. a mailing list's id (`dev.lists.example.org`, with or without angle brackets) or any posting
+    ///    address it had, which designate the list's conversation (a list's name is its title, matched
+    ///    at stage 2);
     /// 1. an exact address (compared by identity key, so `John.Doe@gmail.com` finds `johndoe@gmail.com`);
     /// 2. a case-insensitive full name, or a conversation title;
     /// 3. a case-insensitive prefix of an address, a name or any word of a name ("Note to self" too);
@@ -49,7 +55,9 @@ extension ChatmailStore {
     /// they are the answer (``PersonMatch/severalPeople(_:conversations:)``). One person means their
     /// one-to-one chat when they have one, even when they are also in group conversations (reported
     /// in `alsoIn`); with `preferringGroups`, their group conversation instead. Without a one-to-one
-    /// chat, their only conversation, or the list of them.
+    /// chat, their only conversation, or the list of them. Mailing lists count only for someone in no
+    /// other conversation: then the list they wrote to (``PersonMatch/wroteToList(_:person:)``), or the
+    /// lists, for the user to choose.
     ///
     /// Commands that change mail pass `allowingFuzzy: false`: a typo may show the wrong chat, but it must
     /// never archive or trash one.
@@ -64,6 +72,7 @@ extension ChatmailStore {
             let found = try conversations([ConversationID(rawValue: id)], in: account)
             return found.first.map { .found($0, alsoIn: []) } ?? .notFound
         }
+        if let list = try mailingList(named: needle, in: account) { return .found(list, alsoIn: []) }
         if needle.contains("@") {
             // An address goes straight to the participant index: only that person's conversations load.
             let key = EmailNormalizer.identityKey(for: needle)
@@ -112,12 +121,54 @@ extension ChatmailStore {
             let found = try conversations(groups, in: account)
             return found.count == 1 ? .found(found[0], alsoIn: []) : .severalConversations(found)
         }
-        let found = try conversations(person.conversations, in: account)
+        let own = person.conversations.filter { !directory.isList($0) }
+        if own.isEmpty {
+            let lists = try conversations(person.conversations, in: account)
+            return lists.count == 1
+                ? .wroteToList(lists[0], person: Self.candidate(person)) : .severalConversations(lists)
+        }
+        let found = try conversations(own, in: account)
         if let oneToOne = found.first(where: { directory.isOneToOne($0.id) }) {
             return .found(oneToOne, alsoIn: found.filter { directory.isGroup($0.id) })
         }
         return found.count == 1 ? .found(found[0], alsoIn: []) : .severalConversations(found)
     }
+
+    /// The conversation of the list whose id is `needle` (brackets and case aside), or that had `needle`
+    /// as a posting address; `nil` when no list of the account is named so. Both are primary-key probes:
+    /// the posting address through `mailing_list_post_address`, the conversation by its hash.
+    private func mailingList(named needle: String, in account: AccountID) throws -> ConversationSummary? {
+        var id = needle.lowercased()
+        if id.hasPrefix("<") && id.hasSuffix(">") { id = String(id.dropFirst().dropLast()) }
+        return try read { db in
+            var listIDs = [id]
+            if needle.contains("@") {
+                listIDs += try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT list_id FROM mailing_list_post_address
+                        WHERE account_id = ? AND address_normalized = ? ORDER BY list_id
+                        """,
+                    arguments: [account, EmailNormalizer.identityKey(for: needle)])
+            }
+            let hashes = listIDs.map { ListConversationKey.hash(listID: $0) }
+            return try Self.summaries(
+                from: Row.fetchAll(
+                    db, sql: Self.listConversationsSQL,
+                    arguments: [account, "[" + hashes.map { "\"\($0)\"" }.joined(separator: ",") + "]"]),
+                in: db
+            ).max { ($0.lastMessageAtMs, $0.id.rawValue) < ($1.lastMessageAtMs, $1.id.rawValue) }
+        }
+    }
+
+    /// The visible list conversations of an account (`?`) among conversation hashes (a JSON array, `?`),
+    /// probed through the UNIQUE (account_id, participant_hash) index. Unordered: an ORDER BY lets the
+    /// planner walk the account's recency index instead, and there are only a few rows to order.
+    package static let listConversationsSQL = """
+        SELECT * FROM conversation
+        WHERE account_id = ? AND participant_hash IN (SELECT value FROM json_each(?))
+          AND message_count > 0 AND list_id IS NOT NULL
+        """
 
     private static func candidate(_ profile: PersonDirectory.Profile) -> PersonCandidate {
         PersonCandidate(address: profile.address, name: profile.name, conversationCount: profile.conversations.count)

@@ -17,7 +17,7 @@ extension StoreTransaction {
     ///   sent-only conversation stays visible); otherwise the time it was first seen archived.
     /// - `is_newsletter`: every visible message is a newsletter (my reply makes it a conversation).
     /// - participants' `display_name`: the name on the newest message that carries one.
-    /// - `title`: rebuilt from those names.
+    /// - `title`: rebuilt from those names; a list conversation's is the list's name (or id).
     ///
     /// A conversation left with no message at all is deleted.
     public func recomputeRollups(for conversations: Set<ConversationID>) throws {
@@ -140,8 +140,8 @@ extension StoreTransaction {
                         WHERE m.conversation_id = p.conversation_id AND mp.address_normalized = p.address_normalized
                           AND mp.name IS NOT NULL AND mp.name <> ''
                         ORDER BY m.internal_date_ms DESC, m.id DESC LIMIT 1) AS name
-                    FROM conversation_participant p
-                    WHERE p.conversation_id IN (SELECT value FROM json_each(?))
+                    FROM conversation_participant p JOIN conversation c ON c.id = p.conversation_id
+                    WHERE p.conversation_id IN (SELECT value FROM json_each(?)) AND c.list_id IS NULL
                 )
                 UPDATE conversation_participant SET display_name = newest.name
                 FROM newest
@@ -150,22 +150,55 @@ extension StoreTransaction {
                   AND conversation_participant.display_name IS NOT newest.name
                 """,
             arguments: [ids])
+        try refreshListParticipantNames(ids: ids)
+    }
+
+    /// The same rule for list conversations, in ONE pass over each list's messages: a list has many
+    /// senders, most of whom wrote long ago, and a search back from the newest message per sender made a
+    /// large list's rollup cost its messages times its senders.
+    private func refreshListParticipantNames(ids: String) throws {
+        try db.execute(
+            sql: """
+                WITH named AS (
+                    SELECT m.conversation_id, mp.address_normalized, mp.name,
+                        row_number() OVER (PARTITION BY m.conversation_id, mp.address_normalized
+                            ORDER BY m.internal_date_ms DESC, m.id DESC) AS rank
+                    FROM conversation c
+                    JOIN message m ON m.conversation_id = c.id
+                    JOIN message_participant mp ON mp.message_id = m.id AND mp.role = 'from'
+                    WHERE c.id IN (SELECT value FROM json_each(?)) AND c.list_id IS NOT NULL
+                      AND mp.name IS NOT NULL AND mp.name <> ''
+                )
+                UPDATE conversation_participant SET display_name = named.name
+                FROM named
+                WHERE named.rank = 1
+                  AND conversation_participant.conversation_id = named.conversation_id
+                  AND conversation_participant.address_normalized = named.address_normalized
+                  AND conversation_participant.display_name IS NOT named.name
+                """,
+            arguments: [ids])
     }
 
     private func refreshTitles(ids: String) throws {
         let rows = try Row.fetchAll(
             db,
             sql: """
-                SELECT c.id, c.title, p.address, p.display_name
-                FROM conversation c LEFT JOIN conversation_participant p ON p.conversation_id = c.id
+                SELECT c.id, c.title, c.list_id, ml.name AS list_name, p.address, p.display_name
+                FROM conversation c
+                LEFT JOIN mailing_list ml ON ml.account_id = c.account_id AND ml.list_id = c.list_id
+                LEFT JOIN conversation_participant p ON p.conversation_id = c.id AND c.list_id IS NULL
                 WHERE c.id IN (SELECT value FROM json_each(?))
                 ORDER BY c.id
                 """,
             arguments: [ids])
-        var participants: [ConversationID: (title: String, people: [EmailAddress])] = [:]
+        var participants: [ConversationID: (title: String, list: String?, people: [EmailAddress])] = [:]
         for row in rows {
             let id: ConversationID = row["id"]
-            var entry = participants[id] ?? (title: row["title"], people: [])
+            // A list is titled by its name, or its id when it has none, whoever writes to it.
+            let listID: String? = row["list_id"]
+            let listName: String? = row["list_name"]
+            let list = listID.map { listName ?? $0 }
+            var entry = participants[id] ?? (title: row["title"], list: list, people: [])
             if let address: String = row["address"] {
                 entry.people.append(EmailAddress(address: address, name: row["display_name"]))
             }
@@ -173,7 +206,7 @@ extension StoreTransaction {
         }
         let update = try db.cachedStatement(sql: "UPDATE conversation SET title = ? WHERE id = ?")
         for (id, entry) in participants {
-            let title = ConversationTitle.make(for: entry.people)
+            let title = entry.list ?? ConversationTitle.make(for: entry.people)
             if title != entry.title { try update.execute(arguments: [title, id]) }
         }
     }

@@ -4,19 +4,42 @@ extension StoreTransaction {
     /// Inserts `message`, or updates it when its Gmail id is already stored, with its participants,
     /// labels and attachments.
     ///
-    /// The participant set is computed here against ALL of the account's aliases, so identity cannot
-    /// depend on the caller. Rollups are NOT recomputed: pass ``MessageUpsert/affectedConversations``
-    /// to ``recomputeRollups(for:)`` once per batch, in the same transaction.
+    /// The conversation is chosen here against ALL of the account's aliases and known lists, so identity
+    /// cannot depend on the caller: the list's conversation for a message with a List-Id or for the
+    /// account's own post to a list's posting address, the participant set's otherwise (see
+    /// `StoreTransaction+MailingLists.swift`). When the message teaches a list's posting address, the
+    /// account's earlier posts to it move into the list (``MessageUpsert/regroupedConversations``).
+    ///
+    /// Rollups are NOT recomputed: pass ``MessageUpsert/affectedConversations`` to
+    /// ``recomputeRollups(for:)`` once per batch, in the same transaction.
     @discardableResult
     public func upsert(_ message: MessageInput, in account: AccountID) throws -> MessageUpsert {
         let aliases = try aliases(of: account)
-        let participants = ParticipantSet(from: message.from, to: message.to, cc: message.cc, excluding: aliases)
-        let conversation = try findOrCreateConversation(for: participants, in: account)
-
         let from = message.from ?? EmailAddress(address: "")
         let isFromMe = aliases.contains(from.normalizedAddress)
+        let learnedPostAddress = try recordMailingList(of: message, in: account)
+        // Only the account's own posts without a List-Id can be routed by a posting address.
+        let ownPostRecipients =
+            isFromMe && message.mailingList == nil ? (message.to + message.cc).map(\.normalizedAddress) : []
+        let conversation: ConversationID
+        if let list = message.mailingList {
+            conversation = try findOrCreateListConversation(list.id, in: account)
+            try addListParticipants(message.authors, to: conversation, excluding: aliases)
+        } else if !ownPostRecipients.isEmpty, let list = try listPostedTo(ownPostRecipients, in: account) {
+            conversation = try findOrCreateListConversation(list, in: account)
+        } else {
+            let participants = ParticipantSet(
+                authors: message.authors, to: message.to, cc: message.cc, excluding: aliases)
+            conversation = try findOrCreateConversation(for: participants, in: account)
+        }
+
         let reasons = message.newsletterReasons.isEmpty ? nil : message.newsletterReasons.joined(separator: "; ")
         let historyID = message.historyID.map { String($0) }
+        var listPostAddress: String?
+        if case .address(let address) = message.listPosting { listPostAddress = address.address }
+        let listReadOnly = message.listPosting == .readOnly
+        let replyTo = try Self.addressListJSON(message.replyTo)
+        let mailFollowupTo = try Self.addressListJSON(message.mailFollowupTo)
 
         // New messages are the common case: try the insert first, and fall back to an update only when
         // the UNIQUE (account_id, gmail_id) constraint says the message is already stored.
@@ -26,8 +49,9 @@ extension StoreTransaction {
                     INSERT INTO message (account_id, gmail_id, thread_id, conversation_id, internal_date_ms,
                         from_address, from_name, subject, snippet, body_text, original_text,
                         quoted_text_removed, is_newsletter, newsletter_reason, is_from_me, size_estimate,
-                        gmail_history_id)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        gmail_history_id, list_id, list_name, list_post_address, list_read_only, reply_to,
+                        mail_followup_to)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (account_id, gmail_id) DO NOTHING
                     """))
         insert.bind(account.rawValue, at: 1)
@@ -47,6 +71,12 @@ extension StoreTransaction {
         insert.bind(isFromMe, at: 15)
         insert.bind(message.sizeEstimate, at: 16)
         insert.bind(historyID, at: 17)
+        insert.bind(message.mailingList?.id, at: 18)
+        insert.bind(message.mailingList?.name, at: 19)
+        insert.bind(listPostAddress, at: 20)
+        insert.bind(listReadOnly, at: 21)
+        insert.bind(replyTo, at: 22)
+        insert.bind(mailFollowupTo, at: 23)
         try insert.execute()
         let messageID: MessageID
         var previousConversation: ConversationID?
@@ -72,26 +102,32 @@ extension StoreTransaction {
                     UPDATE message SET thread_id = ?, conversation_id = ?, internal_date_ms = ?, from_address = ?,
                         from_name = ?, subject = ?, snippet = ?, body_text = ?, original_text = ?,
                         quoted_text_removed = ?, is_newsletter = ?, newsletter_reason = ?,
-                        is_from_me = ?, size_estimate = ?, gmail_history_id = ?
+                        is_from_me = ?, size_estimate = ?, gmail_history_id = ?, list_id = ?, list_name = ?,
+                        list_post_address = ?, list_read_only = ?, reply_to = ?, mail_followup_to = ?
                     WHERE id = ?
                     """
             ).execute(arguments: [
                 message.threadID, conversation, message.internalDateMs, from.address, from.name,
                 message.subject, message.gmailSnippet, message.bodyText, message.originalText,
                 message.quotedTextRemoved, message.isNewsletter, reasons,
-                isFromMe, message.sizeEstimate, historyID, messageID,
+                isFromMe, message.sizeEstimate, historyID, message.mailingList?.id, message.mailingList?.name,
+                listPostAddress, listReadOnly, replyTo, mailFollowupTo, messageID,
             ])
-            for table in ["message_participant", "message_label", "attachment"] {
+            for table in ["message_participant", "message_label", "attachment", "own_post_recipient"] {
                 try db.cachedStatement(sql: "DELETE FROM \(table) WHERE message_id = ?").execute(arguments: [messageID])
             }
+            // Stored again in full, the message has its list headers now.
+            try forgetListHeaderBackfill(gmailIDs: [message.gmailID], in: account)
         }
 
         try insertParticipants(of: message, into: messageID)
         try insertLabels(message.labelIDs, into: messageID, in: account)
         try insertAttachments(message.attachments, into: messageID)
+        try recordOwnPostRecipients(ownPostRecipients, of: messageID, in: account)
+        let regrouped = try learnedPostAddress.map { try regroupOwnPosts(addressedTo: $0, in: account) } ?? []
         return MessageUpsert(
-            messageID: messageID, conversationID: conversation,
-            previousConversationID: previousConversation, wasInserted: wasInserted)
+            messageID: messageID, conversationID: conversation, previousConversationID: previousConversation,
+            regroupedConversations: regrouped, wasInserted: wasInserted)
     }
 
     private func insertParticipants(of message: MessageInput, into messageID: MessageID) throws {
@@ -111,7 +147,7 @@ extension StoreTransaction {
                 try insert.execute()
             }
         }
-        if let from = message.from { try insertAll(.from, [from]) }
+        try insertAll(.from, message.authors)
         try insertAll(.to, message.to)
         try insertAll(.cc, message.cc)
         try insertAll(.bcc, message.bcc)

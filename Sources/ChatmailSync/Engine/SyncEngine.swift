@@ -74,6 +74,8 @@ public struct SyncEngine: Sendable {
         } else {
             preconditionFailure("Unreachable: a missing history id takes the full-sync branch")
         }
+        try await ListHeaderBackfillPhase(gmail: gmail, store: store, tracker: tracker, chunkSize: chunkSize).run(
+            in: account.id)
         report.pendingSent = pendingSent
         report.historyId = String(historyID)
         report.conversationsUpdated = await tracker.changed.count

@@ -13,6 +13,9 @@ enum ImportIdentity {
         "imp-" + String(SHA256.hexDigest(of: withoutExportHeaders(bytes)).prefix(16))
     }
 
+    /// `true` for an id ``gmailID(for:)`` made: Gmail has no such message, so it is never asked for one.
+    static func isImported(_ id: String) -> Bool { id.hasPrefix("imp-") }
+
     /// `bytes` minus export header lines (and their folded continuations) in the header block.
     static func withoutExportHeaders(_ bytes: [UInt8]) -> [UInt8] {
         var output: [UInt8] = []

@@ -164,7 +164,15 @@ public struct MailboxImporter: Sendable {
                 in: account)
         }
         let stored = try tx.labelIDs(ofMessages: inputs.map(\.gmailID), in: account)
+        let awaiting = try tx.awaitingListHeaders(inputs.map(\.gmailID), in: account)
         for input in inputs {
+            if awaiting.contains(input.gmailID) {
+                // Imported before the store kept list headers: this import brings them.
+                let headers = ListHeaderValues(
+                    mailingList: input.mailingList, listPosting: input.listPosting, replyTo: input.replyTo,
+                    mailFollowupTo: input.mailFollowupTo)
+                modifications.report(try tx.applyListHeaders(headers, toMessage: input.gmailID, in: account))
+            }
             if let labels = stored[input.gmailID] {
                 if labels == Set(input.labelIDs) {
                     outcome.unchanged += 1

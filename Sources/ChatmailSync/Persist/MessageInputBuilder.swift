@@ -46,7 +46,23 @@ public enum MessageInputBuilder {
                     partID: attachment.partID, filename: attachment.filename, mimeType: attachment.mimeType,
                     size: Int64(attachment.size), contentID: attachment.contentID, isInline: attachment.isInline,
                     gmailAttachmentID: attachment.gmailAttachmentID)
-            })
+            },
+            coAuthors: message.from.dropFirst().map(emailAddress),
+            mailingList: message.mailingList.map { MessageInput.MailingList(id: $0.id, name: $0.name) },
+            listPosting: message.listPosting.map(listPosting),
+            replyTo: addressList(message.replyTo), mailFollowupTo: addressList(message.mailFollowupTo))
+    }
+
+    static func listPosting(_ posting: ListPosting) -> MessageInput.ListPosting {
+        switch posting {
+        case .address(let address): .address(emailAddress(address))
+        case .readOnly: .readOnly
+        }
+    }
+
+    /// `nil` for an absent (or empty) header, so the store keeps "no header" apart from an address list.
+    static func addressList(_ addresses: [MailAddress]) -> [EmailAddress]? {
+        addresses.isEmpty ? nil : addresses.map(emailAddress)
     }
 
     static func emailAddress(_ address: MailAddress) -> EmailAddress {

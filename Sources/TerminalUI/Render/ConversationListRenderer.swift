@@ -22,7 +22,8 @@ public struct ConversationListRenderer: Sendable {
             + "\n"
     }
 
-    /// `● Title (2)   [news] snippet…   14:02`: marker, title with its unread badge, snippet, time.
+    /// `● Title (2)   [news] snippet…   14:02`: marker, title with its unread badge, snippet (after its
+    /// author's name when there is one), time.
     func row(_ conversation: ConversationRow, relativeTime: String, timeWidth: Int) -> String {
         let marker = conversation.unreadCount > 0 ? glyphs.unreadMarker : " "
         let when = String(repeating: " ", count: max(0, timeWidth - DisplayWidth.of(relativeTime))) + relativeTime
@@ -45,8 +46,10 @@ public struct ConversationListRenderer: Sendable {
         // A long badge may push the title cell past its column; the snippet gives the columns back.
         let overflow = max(0, titleCellWidth - titleWidth)
         let snippetRoom = snippetWidth - overflow - DisplayWidth.of(tag)
+        let author = conversation.snippetAuthor.map { TerminalSafeText.singleLine($0) + ": " } ?? ""
         let snippet = DisplayWidth.pad(
-            TerminalSafeText.singleLine(conversation.snippet), toWidth: max(0, snippetRoom), ellipsis: glyphs.ellipsis)
+            author + TerminalSafeText.singleLine(conversation.snippet), toWidth: max(0, snippetRoom),
+            ellipsis: glyphs.ellipsis)
         return paint(marker, .badge) + " " + palette.paint(title, .bold) + paint(unread, .badge)
             + padding + "  " + paint(tag, .newsletter) + palette.paint(snippet, .dim) + "  " + when
     }

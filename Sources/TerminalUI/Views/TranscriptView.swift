@@ -6,13 +6,20 @@
 public struct TranscriptView: Sendable, Equatable {
     public var title: String
     public var participants: [Person]
+    /// Shown under the title instead of the participants, when they are too many to name (a mailing
+    /// list's senders); `nil` names the participants.
+    public var subtitle: String?
     /// How many older messages a limit left out.
     public var earlierMessageCount: Int
     public var messages: [BubbleMessage]
 
-    public init(title: String, participants: [Person], earlierMessageCount: Int = 0, messages: [BubbleMessage]) {
+    public init(
+        title: String, participants: [Person], subtitle: String? = nil, earlierMessageCount: Int = 0,
+        messages: [BubbleMessage]
+    ) {
         self.title = title
         self.participants = participants
+        self.subtitle = subtitle
         self.earlierMessageCount = earlierMessageCount
         self.messages = messages
     }

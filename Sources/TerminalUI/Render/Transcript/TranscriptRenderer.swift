@@ -81,7 +81,7 @@ public struct TranscriptRenderer: Sendable {
         return output
     }
 
-    /// The title, who is in the conversation, and how many older messages are not shown.
+    /// The title, who is in the conversation (or the subtitle), and how many older messages are not shown.
     func heading(_ transcript: TranscriptView) -> [String] {
         var lines: [String] = []
         let title = TerminalSafeText.singleLine(transcript.title)
@@ -93,7 +93,11 @@ public struct TranscriptRenderer: Sendable {
             }
             return name + " <" + address + ">"
         }
-        if !people.isEmpty {
+        if let subtitle = transcript.subtitle {
+            lines += TextWrapper.wrap(TerminalSafeText.singleLine(subtitle), width: width).map {
+                palette.paint($0, .dim)
+            }
+        } else if !people.isEmpty {
             lines += TextWrapper.wrap(people.joined(separator: ", "), width: width).map { palette.paint($0, .dim) }
         }
         if transcript.earlierMessageCount > 0 {
