@@ -126,6 +126,9 @@ import Testing
             ConversationTitle.firstName(of: EmailAddress(address: "d@x.org", name: "van der Berg, Anna Maria"))
                 == "Anna")
         #expect(ConversationTitle.firstName(of: EmailAddress(address: "d@x.org", name: "Berg, Anna Maria")) == "Anna")
+        // A company's legal form after a comma is not a first name.
+        #expect(ConversationTitle.firstName(of: EmailAddress(address: "d@x.org", name: "Ximian, Inc.")) == "Ximian")
+        #expect(ConversationTitle.firstName(of: EmailAddress(address: "d@x.org", name: "Acme, GmbH")) == "Acme")
     }
 
     @Test("a long group lists four names and counts the rest")

@@ -44,6 +44,12 @@ public enum ConversationTitle {
                 // like names. "Ubuntu user technical support, not for general discussions" is not one.
                 let beforeComma = name[..<comma].split(separator: " ")
                 let afterComma = Substring(name[name.index(after: comma)...]).trimmingWhitespace().split(separator: " ")
+                // "Ximian, Inc." is a company: its name comes before the comma.
+                if afterComma.count == 1, let suffix = afterComma.first, legalForms.contains(suffix.lowercased()),
+                    let word = beforeComma.first
+                {
+                    return String(word)
+                }
                 if (1...3).contains(beforeComma.count), (1...3).contains(afterComma.count), let word = afterComma.first
                 {
                     return String(word)
@@ -54,6 +60,12 @@ public enum ConversationTitle {
         let local = person.address.split(separator: "@", maxSplits: 1).first.map(String.init)
         return local ?? person.address
     }
+
+    /// Company suffixes that follow a comma in a sender's name ("Ximian, Inc.").
+    static let legalForms: Set<String> = [
+        "inc", "inc.", "ltd", "ltd.", "llc", "llc.", "corp", "corp.", "co", "co.", "plc", "gmbh", "ag", "s.a.",
+        "sa", "bv", "b.v.", "nv", "n.v.", "pty", "a/s", "srl", "s.r.l.", "spa", "s.p.a.", "kg",
+    ]
 
     /// A display name worth showing: not empty, and not just an address repeated as a name.
     static func usableName(_ name: String?) -> String? {
