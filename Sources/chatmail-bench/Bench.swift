@@ -12,7 +12,7 @@ struct Bench: AsyncParsableCommand {
         subcommands: [
             Seed.self, StoreBenchmark.self, MailTextBenchmark.self, GmailBenchmark.self, SyncBenchmark.self,
             ActionBenchmark.self,
-            ExportBenchmark.self, SearchBenchmark.self, TextQualityBenchmark.self,
+            ExportBenchmark.self, SearchBenchmark.self, TextQualityBenchmark.self, ListRegroupBenchmark.self,
         ])
 }
 
