@@ -38,6 +38,22 @@ func listMessage(
         }
     }
 
+    @Test("someone whose every list message is deleted is no longer among the list's participants")
+    func deletedSenderLeavesTheList() async throws {
+        try await withTemporaryStore { store, _ throws in
+            let (account, _) = try store.seed([
+                listMessage("m1", from: alice), listMessage("m2", from: bob, at: 1_700_000_001_000),
+            ])
+            try store.write { tx in
+                let touched = try tx.deleteMessages(gmailIDs: ["m2"], in: account)
+                try tx.recomputeRollups(for: touched)
+            }
+            let list = try store.conversations(in: account)
+            #expect(list.count == 1)
+            #expect(list[0].participants.map(\.address) == ["Alice@Example.com"])
+        }
+    }
+
     @Test("a list without a display name is titled by its id")
     func titleFallsBackToID() async throws {
         try await withTemporaryStore { store, _ throws in

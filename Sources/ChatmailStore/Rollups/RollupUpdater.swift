@@ -157,6 +157,21 @@ extension StoreTransaction {
     /// senders, most of whom wrote long ago, and a search back from the newest message per sender made a
     /// large list's rollup cost its messages times its senders.
     private func refreshListParticipantNames(ids: String) throws {
+        // People whose every message left the list are no longer its participants, so a list ends with
+        // the people a fresh sync of what is stored would give it. One pass collects the list's senders.
+        try db.execute(
+            sql: """
+                DELETE FROM conversation_participant
+                WHERE conversation_id IN (
+                        SELECT c.id FROM conversation c
+                        WHERE c.id IN (SELECT value FROM json_each(?1)) AND c.list_id IS NOT NULL)
+                  AND (conversation_id, address_normalized) NOT IN (
+                        SELECT m.conversation_id, mp.address_normalized
+                        FROM message m
+                        JOIN message_participant mp ON mp.message_id = m.id AND mp.role = 'from'
+                        WHERE m.conversation_id IN (SELECT value FROM json_each(?1)))
+                """,
+            arguments: [ids])
         try db.execute(
             sql: """
                 WITH named AS (
