@@ -104,6 +104,14 @@ struct StoreBenchmark: ParsableCommand {
     private func ms(_ seconds: Double) -> String { String(Double(Int(seconds * 10_000)) / 10) }
 }
 
+extension Array where Element == Double {
+    /// The middle value (the upper one of the two middles for an even count); 0 when empty.
+    var median: Double {
+        let sorted = sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+}
+
 extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

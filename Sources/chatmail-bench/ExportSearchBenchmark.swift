@@ -75,7 +75,7 @@ struct ExportBenchmark: ParsableCommand {
             "export --all: \(messages) messages into \(files) files, \(runs) runs, whole process (median / min / max):")
         print(
             "  wall: \(Int(rates[rates.count / 2])) / \(Int(rates.first!)) / \(Int(rates.last!)) messages/s"
-                + " (\(Self.format(samples.map(\.wall).sorted()[samples.count / 2])) s median)")
+                + " (\(Self.format(samples.map(\.wall).median)) s median)")
         print(
             "  per CPU second (user + system): \(Int(cpuRates[cpuRates.count / 2])) / \(Int(cpuRates.first!)) / \(Int(cpuRates.last!)) messages/s"
         )

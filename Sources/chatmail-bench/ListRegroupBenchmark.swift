@@ -21,8 +21,8 @@ struct ListRegroupBenchmark: ParsableCommand {
     func run() throws {
         let smallTimes = try measure(messages: small)
         let largeTimes = try measure(messages: large)
-        let smallMedian = median(smallTimes.map(\.seconds))
-        let largeMedian = median(largeTimes.map(\.seconds))
+        let smallMedian = smallTimes.map(\.seconds).median
+        let largeMedian = largeTimes.map(\.seconds).median
         let moved = largeTimes.first?.moved ?? 0
         let left = largeTimes.first?.conversations ?? 0
         print(
@@ -100,12 +100,5 @@ struct ListRegroupBenchmark: ParsableCommand {
             results.append(Run(seconds: elapsed, moved: moved, conversations: upsert.regroupedConversations.count - 1))
         }
         return results
-    }
-
-    func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return sorted.count % 2 == 1
-            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 }

@@ -24,27 +24,25 @@ struct MailTextBenchmark: ParsableCommand {
         if sanitizerOnly {
             let bodies = messages.compactMap { ParsedMessage(raw: $0).htmlPart?.text }
             let bytes = bodies.reduce(0) { $0 + $1.utf8.count }
-            let seconds = median(
-                (0..<runs).map { _ in timed { for html in bodies { _ = HTMLSanitizer().sanitize(html) } } })
+            let seconds = (0..<runs).map { _ in timed { for html in bodies { _ = HTMLSanitizer().sanitize(html) } } }
+                .median
             print(
                 "sanitizer: \(bodies.count) bodies, \(String(format: "%.1f", Double(bytes) / 1_048_576 / seconds)) MB/s"
             )
             return
         }
         // The pipeline: parse → text → sanitize, one message after another on one core.
-        let pipelineSeconds = median(
-            (0..<runs).map { _ in
-                timed { for raw in messages { _ = pipeline.process(raw: raw) } }
-            })
+        let pipelineSeconds = (0..<runs).map { _ in
+            timed { for raw in messages { _ = pipeline.process(raw: raw) } }
+        }.median
 
         // The sanitizer alone, on every HTML body of the corpus.
         let htmlBodies = messages.compactMap { ParsedMessage(raw: $0).htmlPart?.text }
         let htmlBytes = htmlBodies.reduce(0) { $0 + $1.utf8.count }
         let sanitizer = HTMLSanitizer()
-        let sanitizerSeconds = median(
-            (0..<runs).map { _ in
-                timed { for html in htmlBodies { _ = sanitizer.sanitize(html) } }
-            })
+        let sanitizerSeconds = (0..<runs).map { _ in
+            timed { for html in htmlBodies { _ = sanitizer.sanitize(html) } }
+        }.median
         if let exportHtml {
             try FileManager.default.createDirectory(atPath: exportHtml, withIntermediateDirectories: true)
             for (index, html) in htmlBodies.enumerated() {
@@ -69,7 +67,7 @@ struct MailTextBenchmark: ParsableCommand {
             importTimes.append((ContinuousClock.now - start).seconds)
             guard status == 0 else { throw ProcessTimer.Failure(description: "chatmail import exited \(status)") }
         }
-        let importSeconds = median(importTimes)
+        let importSeconds = importTimes.median
 
         let figures: [String: Double] = [
             "messages": Double(messages.count), "megabytes": Double(totalBytes) / 1_048_576,
@@ -114,8 +112,4 @@ struct MailTextBenchmark: ParsableCommand {
         return (ContinuousClock.now - start).seconds
     }
 
-    func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted[sorted.count / 2]
-    }
 }

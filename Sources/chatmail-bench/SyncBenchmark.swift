@@ -130,7 +130,7 @@ struct SyncBenchmark: AsyncParsableCommand {
                 )
             }
         }
-        let medians = times.map { $0.sorted()[$0.count / 2] }
+        let medians = times.map(\.median)
         say(
             "incremental sync of 20 changes, median of \(cycles): \(large) messages \(Self.f(medians[0] * 1000, 1)) ms, \(small) messages \(Self.f(medians[1] * 1000, 1)) ms; ratio \(Self.f(medians[0] / medians[1], 2)) (target <= 1.5)"
         )
