@@ -37,9 +37,9 @@ CREATE TABLE mailing_list (
     PRIMARY KEY (account_id, list_id)
 ) WITHOUT ROWID;
 
--- EVERY posting address ever seen on a list's messages: the addresses that route the account's own posts
--- (which carry no List-Id) into the list. A set that only grows, so routing cannot depend on which message
--- arrived last.
+-- Every posting address carried by a list's stored messages: the addresses that route the account's own
+-- posts (which carry no List-Id) into the list. Any message carrying one teaches it, so routing cannot
+-- depend on which message arrived last; it is forgotten when its last carrier is deleted.
 CREATE TABLE mailing_list_post_address (
     account_id         INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
     address_normalized TEXT    NOT NULL,

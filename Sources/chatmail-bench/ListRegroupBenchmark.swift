@@ -3,15 +3,17 @@ import ChatmailStore
 import Foundation
 import GmailEmulator
 
-/// `chatmail-bench lists`: what learning a list's posting address costs, on a small and a large store.
+/// `chatmail-bench lists`: what learning a list's posting address costs, and forgetting it again, on a
+/// small and a large store.
 ///
 /// My posts to a list that carry no `List-Id` (Gmail keeps only the Sent copy) first land in
 /// participant conversations. The first list message that names the posting address moves them into the
-/// list's conversation. That must stay incremental: the cost follows the posts moved, not the mailbox.
+/// list's conversation; deleting that message moves them back. Both must stay incremental: the cost
+/// follows the posts moved, not the mailbox.
 struct ListRegroupBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lists",
-        abstract: "Time the re-grouping of my list posts when the list's posting address is learned.")
+        abstract: "Time the re-grouping of my list posts when the list's posting address is learned and forgotten.")
 
     @Option(help: "Messages in the large store.") var large = 100_000
     @Option(help: "Messages in the small store.") var small = 1_000
@@ -31,12 +33,22 @@ struct ListRegroupBenchmark: ParsableCommand {
                     "learning a posting address, median of %d: %d messages %.1f ms, %d messages %.1f ms; ratio %.2f",
                 runs, large, largeMedian * 1000, small, smallMedian * 1000, largeMedian / smallMedian))
         print("  each run moved \(moved) posts out of \(left) conversations into the list, rollups included")
+        let smallForget = smallTimes.map(\.forgetSeconds).median
+        let largeForget = largeTimes.map(\.forgetSeconds).median
+        print(
+            String(
+                format:
+                    "forgetting it (its only message deleted), median of %d: %d messages %.1f ms, %d messages %.1f ms; ratio %.2f",
+                runs, large, largeForget * 1000, small, smallForget * 1000, largeForget / smallForget))
+        print("  each run moved the posts back into \(largeTimes.first?.movedBack ?? 0) conversations with their people, rollups included")
     }
 
     struct Run {
         var seconds: Double
         var moved: Int
         var conversations: Int
+        var forgetSeconds: Double
+        var movedBack: Int
     }
 
     /// Seeds a store of `messages` synthetic messages plus my list posts, then times, on a fresh copy each
@@ -97,7 +109,21 @@ struct ListRegroupBenchmark: ParsableCommand {
             let elapsed = (ContinuousClock.now - start).seconds
             let listRow = try store.conversations(in: account, filter: .init()).first { $0.id == upsert.conversationID }
             let moved = (listRow?.messageCount ?? 1) - 1
-            results.append(Run(seconds: elapsed, moved: moved, conversations: upsert.regroupedConversations.count - 1))
+            let forgetting = ContinuousClock.now
+            let touched = try store.write { tx in
+                let touched = try tx.deleteMessages(gmailIDs: ["list-first"], in: account)
+                try tx.recomputeRollups(for: touched)
+                return touched
+            }
+            let forgetSeconds = (ContinuousClock.now - forgetting).seconds
+            let listLeft = try store.conversations(in: account, filter: .init()).contains {
+                $0.id == upsert.conversationID
+            }
+            precondition(!listLeft, "The list's conversation outlived its last message")
+            results.append(
+                Run(
+                    seconds: elapsed, moved: moved, conversations: upsert.regroupedConversations.count - 1,
+                    forgetSeconds: forgetSeconds, movedBack: touched.count - 1))
         }
         return results
     }

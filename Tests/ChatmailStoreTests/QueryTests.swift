@@ -124,6 +124,27 @@ import Testing
         }
     }
 
+    @Test(
+        "recomputing a list after a deletion reads only that list's messages, through message_by_list",
+        arguments: [
+            StoreTransaction.listSpanSQL, StoreTransaction.listNameSQL, StoreTransaction.listPostingSQL,
+            StoreTransaction.listCarriesSpellingSQL, StoreTransaction.listPostSpellingsSQL,
+        ])
+    func listReconcilePlan(sql: String) async throws {
+        try await withTemporaryStore { _, path throws in
+            let plan = try DatabaseQueue(path: path.path).read { db in
+                let values: [any DatabaseValueConvertible] = [1, "l", "a@b"]
+                let arguments = StatementArguments(Array(values.prefix(sql.filter { $0 == "?" }.count)))
+                return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(sql)", arguments: #require(arguments))
+                    .map { $0["detail"] as String }
+            }
+            #expect(
+                plan.contains { $0.contains("message_by_list") && $0.contains("account_id=? AND list_id=?") },
+                "\(plan)")
+            #expect(!plan.contains { $0.hasPrefix("SCAN") }, "\(plan)")
+        }
+    }
+
     @Test("naming a list (by id or posting address) finds its conversation by the unique hash index, no scan")
     func listByNamePlan() async throws {
         try await withTemporaryStore { _, path throws in

@@ -101,6 +101,89 @@ func rawListMessage(
         #expect(fresh.contains { $0.hasPrefix("conversation Dev talk 3 ") })
     }
 
+    @Test("deleting the last message that taught a posting address moves my posts back; equals a fresh sync")
+    func deletionForgetsPostAddress() async throws {
+        let incremental = try await Self.finalState { emulator, store, account, _ in
+            var ids: [String: String] = [:]
+            for (name, raw, labels) in [
+                ("mine", Self.myPost, ["SENT"]), ("alice", Self.aliceReply, ["INBOX"]),
+                ("bob", Self.bobPost, ["INBOX", "UNREAD"]), ("private", Self.private1, ["INBOX"]),
+            ] {
+                ids[name] = await emulator.mailbox.insert(raw: raw, labelNames: labels).id
+            }
+            _ = try await makeEngine(emulator, store).run(account: account)
+            let list = try #require(try store.conversations(in: account.id).first { $0.title == "Dev talk" })
+            #expect(list.messageCount == 3)
+            try await emulator.mailbox.delete(try #require(ids["alice"]))
+            let engine = makeEngine(emulator, store)
+            #expect(try await engine.run(account: account).mode == .incremental)
+            // The list lost Alice's message and my post: both are in what the tracker saw.
+            #expect(await engine.tracker.changed.contains(list.id))
+            let mine = try #require(
+                try store.conversations(in: account.id).first {
+                    Set($0.participants.map(\.address)) == ["dev@lists.example.org", "carol@example.com"]
+                })
+            #expect(mine.messageCount == 1)
+            #expect(await engine.tracker.changed.contains(mine.id))
+        }
+        let fresh = try await Self.finalState { emulator, store, account, _ in
+            for (raw, labels) in [
+                (Self.myPost, ["SENT"]), (Self.bobPost, ["INBOX", "UNREAD"]), (Self.private1, ["INBOX"]),
+            ] {
+                _ = await emulator.mailbox.insert(raw: raw, labelNames: labels)
+            }
+            _ = try await makeEngine(emulator, store).run(account: account)
+        }
+        #expect(incremental == fresh)
+        #expect(fresh.contains { $0.hasPrefix("conversation Dev talk 1 ") })
+        #expect(!fresh.contains { $0.hasPrefix("post ") })
+    }
+
+    @Test("deleting every message of a list forgets the list and its conversation; equals a fresh sync")
+    func deletionForgetsList() async throws {
+        let incremental = try await Self.finalState { emulator, store, account, _ in
+            var listMessages: [String] = []
+            _ = await emulator.mailbox.insert(raw: Self.myPost, labelNames: ["SENT"])
+            _ = await emulator.mailbox.insert(raw: Self.private1, labelNames: ["INBOX"])
+            listMessages.append(await emulator.mailbox.insert(raw: Self.aliceReply, labelNames: ["INBOX"]).id)
+            listMessages.append(await emulator.mailbox.insert(raw: Self.bobPost, labelNames: ["INBOX"]).id)
+            _ = try await makeEngine(emulator, store).run(account: account)
+            for id in listMessages { try await emulator.mailbox.delete(id) }
+            _ = try await makeEngine(emulator, store).run(account: account)
+        }
+        let fresh = try await Self.finalState { emulator, store, account, _ in
+            _ = await emulator.mailbox.insert(raw: Self.myPost, labelNames: ["SENT"])
+            _ = await emulator.mailbox.insert(raw: Self.private1, labelNames: ["INBOX"])
+            _ = try await makeEngine(emulator, store).run(account: account)
+        }
+        #expect(incremental == fresh)
+        #expect(!fresh.contains { $0.hasPrefix("list ") || $0.contains("Dev talk") })
+    }
+
+    @Test("a list's name and posting address follow its newest message, also when that one is deleted")
+    func deletionRecomputesListDetails() async throws {
+        let renamed = rawListMessage(
+            20, from: "Erin <erin@example.com>", listID: "Developers <dev.lists.example.org>",
+            post: "<mailto:developers@lists.example.org>")
+        let incremental = try await Self.finalState { emulator, store, account, _ in
+            _ = await emulator.mailbox.insert(raw: Self.aliceReply, labelNames: ["INBOX"])
+            _ = await emulator.mailbox.insert(raw: Self.myPost, labelNames: ["SENT"])
+            let newest = await emulator.mailbox.insert(raw: renamed, labelNames: ["INBOX"]).id
+            _ = try await makeEngine(emulator, store).run(account: account)
+            let names = try store.conversations(in: account.id).map(\.title)
+            #expect(names.contains("Developers"))
+            try await emulator.mailbox.delete(newest)
+            _ = try await makeEngine(emulator, store).run(account: account)
+        }
+        let fresh = try await Self.finalState { emulator, store, account, _ in
+            _ = await emulator.mailbox.insert(raw: Self.aliceReply, labelNames: ["INBOX"])
+            _ = await emulator.mailbox.insert(raw: Self.myPost, labelNames: ["SENT"])
+            _ = try await makeEngine(emulator, store).run(account: account)
+        }
+        #expect(incremental == fresh)
+        #expect(fresh.contains { $0.hasPrefix("list dev.lists.example.org Dev talk dev@lists.example.org") })
+    }
+
     @Test("a recovery sync (history expired) that brings the List-Post moves my earlier post into the list too")
     func recovery() async throws {
         let recovered = try await Self.finalState { emulator, store, account, _ in
@@ -202,7 +285,10 @@ func rawListMessage(
                         FROM conversation c
                         UNION ALL
                         SELECT 'list ' || list_id || ' ' || coalesce(name, '-') || ' ' || coalesce(post_address, '-')
+                            || ' ' || is_read_only || ' ' || first_seen_ms || ' ' || last_seen_ms
                         FROM mailing_list
+                        UNION ALL
+                        SELECT 'post ' || list_id || ' ' || address_normalized FROM mailing_list_post_address
                         ORDER BY 1
                         """)
             }

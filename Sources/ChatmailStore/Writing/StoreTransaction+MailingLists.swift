@@ -6,9 +6,9 @@ import GRDB
 /// The rule, in order: a message with a List-Id belongs to its list's conversation; a message from the
 /// account without a List-Id whose To or Cc holds a known posting address of a list (the first such address
 /// in To order, then Cc order) belongs to that list's conversation; any other message belongs to its
-/// participant set's conversation. Posting addresses are learned from List-Post headers and only ever added,
-/// and learning one moves the account's earlier posts to it, so the order messages arrive in cannot change
-/// where any of them ends up.
+/// participant set's conversation. Posting addresses are learned from List-Post headers, and learning one
+/// moves the account's earlier posts to it, so the order messages arrive in cannot change where any of them
+/// ends up; deleting the last message that carried one undoes it (`StoreTransaction+ListReconcile.swift`).
 extension StoreTransaction {
     /// Records what `message` says about its list, and returns the posting address it teaches for the
     /// first time, if any (its normalized form).
@@ -33,24 +33,21 @@ extension StoreTransaction {
         let nameSeen: Int64? = list.name == nil ? nil : date
         let postSeen: Int64? = posting == nil ? nil : date
         // Every right-hand side reads the row as it was, so each column group compares its own date.
+        // Equal dates pick the greater value, as `recomputeMailingList` does, so no order of arrival or
+        // deletion can leave a different name or posting address.
         try db.cachedStatement(
             sql: """
                 INSERT INTO mailing_list (account_id, list_id, name, name_seen_ms, post_address,
                     post_address_normalized, is_read_only, post_seen_ms, first_seen_ms, last_seen_ms)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (account_id, list_id) DO UPDATE SET
-                    name = CASE WHEN excluded.name_seen_ms > coalesce(name_seen_ms, -1)
-                        THEN excluded.name ELSE name END,
-                    name_seen_ms = CASE WHEN excluded.name_seen_ms > coalesce(name_seen_ms, -1)
-                        THEN excluded.name_seen_ms ELSE name_seen_ms END,
-                    post_address = CASE WHEN excluded.post_seen_ms > coalesce(post_seen_ms, -1)
-                        THEN excluded.post_address ELSE post_address END,
-                    post_address_normalized = CASE WHEN excluded.post_seen_ms > coalesce(post_seen_ms, -1)
+                    name = CASE WHEN \(Self.newerName) THEN excluded.name ELSE name END,
+                    name_seen_ms = CASE WHEN \(Self.newerName) THEN excluded.name_seen_ms ELSE name_seen_ms END,
+                    post_address = CASE WHEN \(Self.newerPosting) THEN excluded.post_address ELSE post_address END,
+                    post_address_normalized = CASE WHEN \(Self.newerPosting)
                         THEN excluded.post_address_normalized ELSE post_address_normalized END,
-                    is_read_only = CASE WHEN excluded.post_seen_ms > coalesce(post_seen_ms, -1)
-                        THEN excluded.is_read_only ELSE is_read_only END,
-                    post_seen_ms = CASE WHEN excluded.post_seen_ms > coalesce(post_seen_ms, -1)
-                        THEN excluded.post_seen_ms ELSE post_seen_ms END,
+                    is_read_only = CASE WHEN \(Self.newerPosting) THEN excluded.is_read_only ELSE is_read_only END,
+                    post_seen_ms = CASE WHEN \(Self.newerPosting) THEN excluded.post_seen_ms ELSE post_seen_ms END,
                     first_seen_ms = min(first_seen_ms, excluded.first_seen_ms),
                     last_seen_ms = max(last_seen_ms, excluded.last_seen_ms)
                 """
@@ -138,8 +135,8 @@ extension StoreTransaction {
         }
     }
 
-    /// Moves the account's stored posts addressed to `postAddress` (normalized), just learned as a list's
-    /// posting address, into the conversation the rule now gives them.
+    /// Moves the account's stored posts addressed to `postAddress` (normalized), just learned or just
+    /// forgotten as a list's posting address, into the conversation the rule now gives them.
     ///
     /// Only posts with that recipient are read, through `own_post_recipient_by_address`.
     /// - returns: every conversation a post left or joined, for the rollups.
@@ -155,8 +152,13 @@ extension StoreTransaction {
             let message: MessageID = candidate["message_id"]
             let current: ConversationID = candidate["conversation_id"]
             let recipients = try String.fetchAll(recipientsOf, arguments: [message])
-            guard let list = try listPostedTo(recipients, in: account) else { continue }
-            let target = try findOrCreateListConversation(list, in: account)
+            let target: ConversationID
+            if let list = try listPostedTo(recipients, in: account) {
+                target = try findOrCreateListConversation(list, in: account)
+            } else {
+                // The address no longer routes anywhere (its last carrier is gone): back to its people.
+                target = try participantConversation(ofStoredMessage: message, in: account)
+            }
             guard target != current else { continue }
             try move.execute(arguments: [target, message])
             touched.formUnion([current, target])
@@ -166,6 +168,36 @@ extension StoreTransaction {
 }
 
 extension StoreTransaction {
+    /// Whether the row being upserted has a newer list name than the stored row (date, then value).
+    private static let newerName = """
+        (excluded.name_seen_ms > coalesce(name_seen_ms, -1) OR (excluded.name_seen_ms = name_seen_ms
+            AND excluded.name > name))
+        """
+
+    /// Whether the row being upserted has a newer List-Post than the stored row (date, then address).
+    private static let newerPosting = """
+        (excluded.post_seen_ms > coalesce(post_seen_ms, -1) OR (excluded.post_seen_ms = post_seen_ms
+            AND coalesce(excluded.post_address, '') > coalesce(post_address, '')))
+        """
+
+    /// The participant-set conversation of a stored message, from its stored From, To and Cc.
+    func participantConversation(ofStoredMessage message: MessageID, in account: AccountID) throws
+        -> ConversationID
+    {
+        var byRole: [String: [EmailAddress]] = [:]
+        for row in try Row.fetchAll(
+            db.cachedStatement(
+                sql: "SELECT role, address, name FROM message_participant WHERE message_id = ?"),
+            arguments: [message])
+        {
+            byRole[row["role"], default: []].append(EmailAddress(address: row["address"], name: row["name"]))
+        }
+        let participants = ParticipantSet(
+            authors: byRole["from"] ?? [], to: byRole["to"] ?? [], cc: byRole["cc"] ?? [],
+            excluding: try aliases(of: account))
+        return try findOrCreateConversation(for: participants, in: account)
+    }
+
     /// The account's (first argument) own posts without a List-Id that were sent to an address (second),
     /// with their conversations. `QueryPlanTests` holds it on `own_post_recipient_by_address`.
     package static let ownPostsToAddressSQL = """

@@ -80,6 +80,7 @@ extension StoreTransaction {
         try insert.execute()
         let messageID: MessageID
         var previousConversation: ConversationID?
+        var replacedCarriers: Set<ListCarrier> = []
         let wasInserted = db.changesCount == 1
         if wasInserted {
             messageID = MessageID(rawValue: db.lastInsertedRowID)
@@ -94,6 +95,7 @@ extension StoreTransaction {
                 preconditionFailure("A message that conflicted on insert is missing inside the same transaction")
             }
             messageID = existing["id"]
+            replacedCarriers = try listCarriers(of: [messageID])
             let oldConversation: ConversationID = existing["conversation_id"]
             if oldConversation != conversation { previousConversation = oldConversation }
             try searchIndex.messageWillChange(messageID, in: db)
@@ -124,7 +126,11 @@ extension StoreTransaction {
         try insertLabels(message.labelIDs, into: messageID, in: account)
         try insertAttachments(message.attachments, into: messageID)
         try recordOwnPostRecipients(ownPostRecipients, of: messageID, in: account)
-        let regrouped = try learnedPostAddress.map { try regroupOwnPosts(addressedTo: $0, in: account) } ?? []
+        var regrouped = try learnedPostAddress.map { try regroupOwnPosts(addressedTo: $0, in: account) } ?? []
+        if let list = message.mailingList {
+            replacedCarriers.remove(ListCarrier(listID: list.id, postAddress: listPostAddress))
+        }
+        regrouped.formUnion(try reconcileLists(after: replacedCarriers, in: account))
         return MessageUpsert(
             messageID: messageID, conversationID: conversation, previousConversationID: previousConversation,
             regroupedConversations: regrouped, wasInserted: wasInserted)
@@ -214,16 +220,20 @@ extension StoreTransaction {
     }
 
     /// Deletes stored messages by Gmail id; unknown ids are ignored (deleting twice is not an error).
-    /// - returns: the conversations that lost a message.
+    ///
+    /// A list whose last carrier of a name or posting address goes is brought back in line with the
+    /// messages left, and the account's posts routed by a forgotten address go back to their people.
+    /// - returns: the conversations that lost a message, and those posts left or joined.
     @discardableResult
     public func deleteMessages(gmailIDs: [String], in account: AccountID) throws -> Set<ConversationID> {
         let rows = try messageRows(forGmailIDs: gmailIDs, in: account)
+        let lost = try listCarriers(of: rows.map(\.message))
         let delete = try db.cachedStatement(sql: "DELETE FROM message WHERE id = ?")
         for row in rows {
             try searchIndex.messageWillBeDeleted(row.message, in: db)
             try delete.execute(arguments: [row.message])
         }
-        return Set(rows.map(\.conversation))
+        return Set(rows.map(\.conversation)).union(try reconcileLists(after: lost, in: account))
     }
 
     /// Local ids and conversations of stored messages, in one query however many ids are asked for.

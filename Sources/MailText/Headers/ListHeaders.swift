@@ -106,8 +106,39 @@ public enum ListHeaders {
         // Quotes are trimmed before decoding too, so a quoted encoded word (`"=?UTF-8?Q?…?="`) is decoded.
         let isTrimmed = { (byte: UInt8) in HeaderText.isWhitespace(byte) || byte == UInt8(ascii: "\"") }
         let phrase = bytes.drop(while: isTrimmed).reversed().drop(while: isTrimmed).reversed()
-        let name = HeaderText.collapsingWhitespace(EncodedWords.decode(Array(phrase)))
+        let name = decodingNumericReferences(HeaderText.collapsingWhitespace(EncodedWords.decode(Array(phrase))))
             .trimmingCharacters(in: CharacterSet.whitespaces.union(CharacterSet(charactersIn: "\"")))
         return name.isEmpty ? nil : name
+    }
+
+    /// Replaces HTML numeric character references (`&#241;`, `&#xF1;`) with their characters.
+    ///
+    /// Mailman 2 wrote non-ASCII list descriptions into List-Id this way instead of as encoded words, so
+    /// "Mozilla en Espa&#241;ol" means "Mozilla en Español". A reference to a control character, a
+    /// surrogate or beyond Unicode is left as written.
+    static func decodingNumericReferences(_ text: String) -> String {
+        guard text.contains("&#") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let start = rest.range(of: "&#") {
+            result += rest[..<start.lowerBound]
+            let afterHash = rest[start.upperBound...]
+            let isHex = afterHash.first == "x" || afterHash.first == "X"
+            let digits = (isHex ? afterHash.dropFirst() : afterHash).prefix {
+                isHex ? $0.isHexDigit : $0.isASCII && $0.isNumber
+            }
+            let end = digits.endIndex
+            if !digits.isEmpty, digits.count <= 8, end < rest.endIndex, rest[end] == ";",
+                let value = UInt32(digits, radix: isHex ? 16 : 10), value >= 0x20, value != 0x7F,
+                !(0x80..<0xA0).contains(value), let scalar = Unicode.Scalar(value)
+            {
+                result.unicodeScalars.append(scalar)
+                rest = rest[rest.index(after: end)...]
+            } else {
+                result += "&#"
+                rest = afterHash
+            }
+        }
+        return result + rest
     }
 }

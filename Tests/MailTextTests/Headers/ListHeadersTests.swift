@@ -30,6 +30,16 @@ import Testing
             ),
             // Several brackets: the last one is the id, everything before it the name.
             ("Team <old> list <team.example.org>", MailingList(id: "team.example.org", name: "Team <old> list")),
+            // Mailman 2's numeric character references, decimal and hex; a control or junk stays as written.
+            (
+                "Mozilla en Espa&#241;ol <mozillaes.mozdev.org>",
+                MailingList(id: "mozillaes.mozdev.org", name: "Mozilla en Español")
+            ),
+            ("Caf&#xE9; &#x1F600; <cafe.example.org>", MailingList(id: "cafe.example.org", name: "Café 😀")),
+            (
+                "Bell&#7; &#; &#12a; AT&amp;T &#1114112; <odd.example.org>",
+                MailingList(id: "odd.example.org", name: "Bell&#7; &#; &#12a; AT&amp;T &#1114112;")
+            ),
             // An encoded-word name, bare or quoted.
             (
                 "=?UTF-8?Q?Caf=C3=A9_lovers?= <cafe.example.org>",
