@@ -40,7 +40,8 @@ struct ListRegroupBenchmark: ParsableCommand {
                 format:
                     "forgetting it (its only message deleted), median of %d: %d messages %.1f ms, %d messages %.1f ms; ratio %.2f",
                 runs, large, largeForget * 1000, small, smallForget * 1000, largeForget / smallForget))
-        print("  each run moved the posts back into \(largeTimes.first?.movedBack ?? 0) conversations with their people, rollups included")
+        let movedBack = largeTimes.first?.movedBack ?? 0
+        print("  each run moved the posts back into \(movedBack) conversations with their people, rollups included")
     }
 
     struct Run {
