@@ -9,7 +9,7 @@ import Testing
         "abandoned_message", "account", "account_alias", "attachment", "conversation", "conversation_participant",
         "label", "label_recheck", "list_header_backfill", "mailing_list", "mailing_list_post_address", "message",
         "message_fts",
-        "message_label", "message_participant", "own_post_recipient", "pending_action",
+        "message_label", "message_participant", "outbox", "own_post_recipient", "pending_action",
         "sqlite_sequence",
         "sync_queue",
     ]
@@ -32,7 +32,7 @@ import Testing
                         "001_account", "002_conversation", "003_message", "004_message_fts", "005_queues",
                         "006_sync_queue",
                         "007_pending_action_details", "008_drop_message_html", "009_covering_conversation_index",
-                        "010_mailing_lists", "011_message_by_list",
+                        "010_mailing_lists", "011_message_by_list", "012_outbox",
                     ])
             }
         }

@@ -177,7 +177,7 @@ func applying(_ kind: PendingActionKind, to labels: Set<String>) -> Set<String> 
             case .read: #expect(conversation?.unreadCount == 0)
             case .unread: #expect(conversation?.unreadCount == 1)
             case .trash: #expect(conversation == nil || conversation?.messageCount == 0)
-            case .star, .unstar, .untrash: break
+            case .star, .unstar, .untrash, .send: break
             }
 
             let report = try await harness.sync()

@@ -85,6 +85,7 @@ enum ActionRunner {
         case .unstar: "Unstarred"
         case .trash: "Moved to the trash"
         case .untrash: "Restored from the trash"
+        case .send: "Queued"
         }
     }
 

@@ -80,6 +80,10 @@ public struct MessageInput: Sendable, Equatable {
     /// `Reply-To` and `Mail-Followup-To`, `nil` when the header is absent (or names nobody).
     public var replyTo: [EmailAddress]?
     public var mailFollowupTo: [EmailAddress]?
+    /// The RFC 5322 Message-ID, with its angle brackets; what a reply's In-Reply-To names.
+    public var rfc822MessageID: String?
+    /// The ids of the References header, in order, each with its angle brackets.
+    public var references: [String]
 
     public init(
         gmailID: String, threadID: String, internalDateMs: Int64,
@@ -88,8 +92,11 @@ public struct MessageInput: Sendable, Equatable {
         isNewsletter: Bool = false, newsletterReasons: [String] = [],
         sizeEstimate: Int64 = 0, historyID: UInt64? = nil, labelIDs: [String] = [], attachments: [Attachment] = [],
         coAuthors: [EmailAddress] = [], mailingList: MailingList? = nil, listPosting: ListPosting? = nil,
-        replyTo: [EmailAddress]? = nil, mailFollowupTo: [EmailAddress]? = nil
+        replyTo: [EmailAddress]? = nil, mailFollowupTo: [EmailAddress]? = nil, rfc822MessageID: String? = nil,
+        references: [String] = []
     ) {
+        self.rfc822MessageID = rfc822MessageID
+        self.references = references
         self.gmailID = gmailID
         self.threadID = threadID
         self.internalDateMs = internalDateMs

@@ -7,11 +7,14 @@ public struct PendingActionID: RawRepresentable, Hashable, Comparable, Sendable,
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-/// What a queued action does to its messages, as absolute label sets (`pending_action.kind`).
+/// What a queued action does (`pending_action.kind`): a label change, or sending a message.
 ///
-/// Absolute sets make every action idempotent: sending it twice leaves Gmail as sending it once.
+/// Label changes are absolute label sets, which makes them idempotent: sending one twice leaves Gmail as
+/// sending it once. A send is the one action that is NOT idempotent; its outbox makes it happen once.
 public enum PendingActionKind: String, Sendable, CaseIterable, Codable {
     case archive, unarchive, read, unread, star, unstar, trash, untrash
+    /// Sends the message in the action's `outbox` row.
+    case send
 
     /// Label ids the action adds.
     public var addLabels: [String] {
@@ -20,7 +23,7 @@ public enum PendingActionKind: String, Sendable, CaseIterable, Codable {
         case .unread: ["UNREAD"]
         case .star: ["STARRED"]
         case .trash: ["TRASH"]
-        case .archive, .read, .unstar, .untrash: []
+        case .archive, .read, .unstar, .untrash, .send: []
         }
     }
 
@@ -31,12 +34,13 @@ public enum PendingActionKind: String, Sendable, CaseIterable, Codable {
         case .read: ["UNREAD"]
         case .unstar: ["STARRED"]
         case .untrash: ["TRASH"]
-        case .unarchive, .unread, .star: []
+        case .unarchive, .unread, .star, .send: []
         }
     }
 
     /// The action that undoes this one: queued after it, the two cancel out on messages not yet sent.
-    public var opposite: PendingActionKind {
+    /// A sent message cannot be unsent.
+    public var opposite: PendingActionKind? {
         switch self {
         case .archive: .unarchive
         case .unarchive: .archive
@@ -46,6 +50,7 @@ public enum PendingActionKind: String, Sendable, CaseIterable, Codable {
         case .unstar: .star
         case .trash: .untrash
         case .untrash: .trash
+        case .send: nil
         }
     }
 

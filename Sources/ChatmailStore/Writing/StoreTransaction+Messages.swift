@@ -40,6 +40,7 @@ extension StoreTransaction {
         let listReadOnly = message.listPosting == .readOnly
         let replyTo = try Self.addressListJSON(message.replyTo)
         let mailFollowupTo = try Self.addressListJSON(message.mailFollowupTo)
+        let references = message.references.isEmpty ? nil : message.references.joined(separator: " ")
 
         // New messages are the common case: try the insert first, and fall back to an update only when
         // the UNIQUE (account_id, gmail_id) constraint says the message is already stored.
@@ -50,8 +51,8 @@ extension StoreTransaction {
                         from_address, from_name, subject, snippet, body_text, original_text,
                         quoted_text_removed, is_newsletter, newsletter_reason, is_from_me, size_estimate,
                         gmail_history_id, list_id, list_name, list_post_address, list_read_only, reply_to,
-                        mail_followup_to)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        mail_followup_to, rfc822_message_id, references_header)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (account_id, gmail_id) DO NOTHING
                     """))
         insert.bind(account.rawValue, at: 1)
@@ -77,6 +78,8 @@ extension StoreTransaction {
         insert.bind(listReadOnly, at: 21)
         insert.bind(replyTo, at: 22)
         insert.bind(mailFollowupTo, at: 23)
+        insert.bind(message.rfc822MessageID, at: 24)
+        insert.bind(references, at: 25)
         try insert.execute()
         let messageID: MessageID
         var previousConversation: ConversationID?
@@ -105,7 +108,8 @@ extension StoreTransaction {
                         from_name = ?, subject = ?, snippet = ?, body_text = ?, original_text = ?,
                         quoted_text_removed = ?, is_newsletter = ?, newsletter_reason = ?,
                         is_from_me = ?, size_estimate = ?, gmail_history_id = ?, list_id = ?, list_name = ?,
-                        list_post_address = ?, list_read_only = ?, reply_to = ?, mail_followup_to = ?
+                        list_post_address = ?, list_read_only = ?, reply_to = ?, mail_followup_to = ?,
+                        rfc822_message_id = ?, references_header = ?
                     WHERE id = ?
                     """
             ).execute(arguments: [
@@ -113,7 +117,8 @@ extension StoreTransaction {
                 message.subject, message.gmailSnippet, message.bodyText, message.originalText,
                 message.quotedTextRemoved, message.isNewsletter, reasons,
                 isFromMe, message.sizeEstimate, historyID, message.mailingList?.id, message.mailingList?.name,
-                listPostAddress, listReadOnly, replyTo, mailFollowupTo, messageID,
+                listPostAddress, listReadOnly, replyTo, mailFollowupTo, message.rfc822MessageID, references,
+                messageID,
             ])
             for table in ["message_participant", "message_label", "attachment", "own_post_recipient"] {
                 try db.cachedStatement(sql: "DELETE FROM \(table) WHERE message_id = ?").execute(arguments: [messageID])

@@ -114,7 +114,7 @@ extension StoreTransaction {
                 FROM message m
                 LEFT JOIN message_label ml ON ml.message_id = m.id
                 LEFT JOIN label l ON l.id = ml.label_id
-                WHERE \(condition)
+                WHERE \(condition) AND m.gmail_id NOT LIKE 'out-%'
                 ORDER BY m.internal_date_ms DESC, m.id DESC
                 """,
             arguments: arguments)

@@ -76,7 +76,12 @@ extension StoreTransaction {
     /// The Gmail ids of the newest `limit` stored messages, for reconciliation.
     public func recentGmailIDs(in account: AccountID, limit: Int) throws -> [String] {
         try String.fetchAll(
-            db, sql: "SELECT gmail_id FROM message WHERE account_id = ? ORDER BY internal_date_ms DESC LIMIT ?",
+            db,
+            sql: """
+                SELECT gmail_id FROM message
+                WHERE account_id = ? AND gmail_id NOT LIKE 'out-%' AND gmail_id NOT LIKE 'imp-%'
+                ORDER BY internal_date_ms DESC LIMIT ?
+                """,
             arguments: [account, limit])
     }
 

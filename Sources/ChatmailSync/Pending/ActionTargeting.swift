@@ -32,6 +32,8 @@ public enum ActionTargeting {
             return theirs.map(\.gmailID)
         case .archive, .read, .unstar, .trash:
             return visible.filter { kind.changes($0.labels) }.map(\.gmailID)
+        case .send:
+            return []  // a send targets its own outbox message, never a conversation's
         }
     }
 }

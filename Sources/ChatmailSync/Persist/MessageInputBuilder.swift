@@ -50,7 +50,8 @@ public enum MessageInputBuilder {
             coAuthors: message.from.dropFirst().map(emailAddress),
             mailingList: message.mailingList.map { MessageInput.MailingList(id: $0.id, name: $0.name) },
             listPosting: message.listPosting.map(listPosting),
-            replyTo: addressList(message.replyTo), mailFollowupTo: addressList(message.mailFollowupTo))
+            replyTo: addressList(message.replyTo), mailFollowupTo: addressList(message.mailFollowupTo),
+            rfc822MessageID: message.messageID, references: message.references)
     }
 
     static func listPosting(_ posting: ListPosting) -> MessageInput.ListPosting {

@@ -51,6 +51,8 @@ public struct ParsedMessage: Sendable, Equatable {
     /// The Date header in ms since the epoch, `nil` when absent or unreadable.
     public var dateMs: Int64?
     public var messageID: String?
+    /// The ids of the References header, in order, each with its angle brackets.
+    public var references: [String] = []
     /// The text/plain part chosen as the body, if any.
     public var plainPart: MIMEPart?
     /// The text/html part chosen as the body, if any.
@@ -77,8 +79,9 @@ public struct ParsedMessage: Sendable, Equatable {
         listPosting = headers.first("List-Post").flatMap(ListHeaders.posting)
         dateMs = headers.first("Date").flatMap { MailDate.parse(String(decoding: $0, as: UTF8.self)) }
         messageID = headers.first("Message-ID").map {
-            String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            MessageIDs.parse($0).first ?? String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespaces)
         }
+        references = headers.first("References").map(MessageIDs.parse) ?? []
         let body = BodySelector.select(in: root)
         plainPart = body.plain
         htmlPart = body.html
