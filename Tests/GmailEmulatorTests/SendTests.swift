@@ -252,3 +252,46 @@ import FoundationNetworking
         }
     }
 }
+
+/// Sends and drafts are journaled as the requests that made them, so a restart replays them to the
+/// same message ids, Message-IDs, threads and history.
+@Suite struct SendJournalTests {
+    @Test("sent mail and drafts survive a restart; a refused send is not journaled")
+    func restart() async throws {
+        let journal = JournalTests.temporaryJournal()
+        defer { try? FileManager.default.removeItem(atPath: journal) }  // a temporary file
+        var before: (history: JSONValue, sent: JSONValue, drafts: JSONValue, start: String)?
+        try await withEmulator(JournalTests.configure(journal)) { h in
+            let start = try #require(try await h.get(Harness.me + "/profile").json["historyId"]?.stringValue)
+            let first = try await SendTests.send(h, SendTests.message(subject: "first"))
+            let firstId = try #require(first.json["id"]?.stringValue)
+            let messageID = try #require(try await SendTests.header(h, firstId, "Message-ID"))
+            let reply = SendTests.message(subject: "Re: first", extra: "In-Reply-To: \(messageID)\r\n")
+            let second = try await SendTests.send(h, reply, threadId: first.json["threadId"]?.stringValue)
+            #expect(second.json["threadId"] == first.json["threadId"])
+            #expect(try await SendTests.send(h, SendTests.message(to: nil)).status == 400)
+            let raw = Base64URL.encode(Array(SendTests.message(subject: "kept").utf8), padded: false)
+            let draft = try await h.post(Harness.me + "/drafts", json: #"{"message":{"raw":"\#(raw)"}}"#)
+            let draftId = try #require(draft.json["id"]?.stringValue)
+            let other = try await h.post(Harness.me + "/drafts", json: #"{"message":{"raw":"\#(raw)"}}"#)
+            let otherId = try #require(other.json["id"]?.stringValue)
+            #expect(try await h.post(Harness.me + "/drafts/send", json: #"{"id":"\#(otherId)"}"#).status == 200)
+            before = (
+                try await h.get(Harness.me + "/history?startHistoryId=\(start)").json,
+                try await h.get(Harness.me + "/messages/\(firstId)?format=raw").json,
+                try await h.get(Harness.me + "/drafts/\(draftId)?format=minimal").json, start
+            )
+        }
+        let saved = try #require(before)
+        let lines = try String(contentsOfFile: journal, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 5, "two sends, two drafts and one draft sent; the refused send is not written")
+
+        try await withEmulator(JournalTests.configure(journal)) { h in
+            #expect(try await h.get(Harness.me + "/history?startHistoryId=\(saved.start)").json == saved.history)
+            let id = try #require(saved.sent["id"]?.stringValue)
+            #expect(try await h.get(Harness.me + "/messages/\(id)?format=raw").json == saved.sent)
+            let draftId = try #require(saved.drafts["id"]?.stringValue)
+            #expect(try await h.get(Harness.me + "/drafts/\(draftId)?format=minimal").json == saved.drafts)
+        }
+    }
+}
