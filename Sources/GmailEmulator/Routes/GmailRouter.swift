@@ -1,7 +1,8 @@
 import Foundation
 
-/// The `/gmail/v1/users/{userId}/...` front door: authentication, delegation check, method
-/// resolution, fault injection, quota, then the resource handler, then `fields=` filtering.
+/// The `/gmail/v1/users/{userId}/...` front door (and `/upload/gmail/v1/...` for media uploads):
+/// authentication, delegation check, method resolution, fault injection, quota, then the resource
+/// handler, then `fields=` filtering.
 ///
 /// Batch parts go through `handle(_:)` too, so every inner call gets the same checks and costs.
 struct GmailRouter: Sendable {
