@@ -22,6 +22,14 @@ import Testing
             "Could not reach Gmail (network error -1004). Check the network connection and try again."
         ),
         (
+            GmailAPIError.retryLater(.outcomeUnknown(cause: "HTTP 500")),
+            "Gmail may or may not have sent the message (HTTP 500); it was not sent again, so that it cannot go out twice."
+        ),
+        (
+            GmailAPIError.giveUp(.messageTooLarge(bytes: 40_000_000)),
+            "The message is 40000000 bytes, more than the 35 MB Gmail accepts for sending."
+        ),
+        (
             GmailAPIError.logInAgain(.unauthorized),
             "Gmail rejected the access token even after a refresh. Run `chatmail login` again."
         ),

@@ -11,6 +11,8 @@ import Testing
         GmailAPIError.retryLater(.rateLimited(retryAfter: nil)),
         GmailAPIError.retryLater(.server(status: 503)),
         GmailAPIError.retryLater(.transport(description: "network error -1005")),
+        GmailAPIError.retryLater(.outcomeUnknown(cause: "HTTP 500")),
+        GmailAPIError.giveUp(.messageTooLarge(bytes: 40_000_000)),
         GmailAPIError.logInAgain(.unauthorized), GmailAPIError.logInAgain(.credentialsRevoked),
         GmailAPIError.logInAgain(.scopeNotGranted(missing: OAuthConfiguration.gmailModifyScope)),
         GmailAPIError.logInAgain(.oauthRejected(code: "invalid_client")),
@@ -27,7 +29,7 @@ import Testing
     ]
 
     /// How many distinct cases ``caseNumber(_:)`` numbers.
-    static let caseCount = 20
+    static let caseCount = 22
 
     /// A number per case. The switches have no `default`, so a new case does not compile until it is
     /// numbered here, and then ``coverage()`` fails until ``allErrors`` has a sample of it.
@@ -50,6 +52,8 @@ import Testing
             case .giveUp(.decoding): 12
             case .giveUp(.batchPartsFailed): 13
             case .badRequest: 14
+            case .retryLater(.outcomeUnknown): 20
+            case .giveUp(.messageTooLarge): 21
             }
         case let error as LoginFlowError:
             switch error {

@@ -303,6 +303,9 @@ public struct PendingActionSender: PendingActionPusher {
             .retryLater(retryAfterMs: nil)
         case .retryLater(.transport):
             .unreachable
+        // Only messages.send has an unknown outcome, and a queued action is never a send.
+        case .retryLater(.outcomeUnknown):
+            .retryLater(retryAfterMs: nil)
         case .logInAgain:
             .stopRun
         case .giveUp(.batchPartsFailed(_, let first)):
@@ -312,7 +315,7 @@ public struct PendingActionSender: PendingActionPusher {
         case .giveUp(.dailyLimitExceeded), .giveUp(.decoding):
             .retryLater(retryAfterMs: nil)
         case .giveUp(.notFound), .giveUp(.historyExpired), .giveUp(.permissionDenied), .giveUp(.unexpectedStatus),
-            .badRequest:
+            .giveUp(.messageTooLarge), .badRequest:
             .abandon
         }
     }

@@ -1,6 +1,10 @@
 import Foundation
 import Logging
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// The typed Gmail REST client for one account.
 ///
 /// Every call goes through one pipeline: quota pacing (shared bucket), bounded concurrency, the bearer
@@ -150,6 +154,9 @@ public struct GmailClient: Sendable {
                     status: response.status, headers: response.headers, body: response.body, endpoint: call.endpoint)
             } catch {
                 if Task.isCancelled || error is CancellationError { throw CancellationError() }
+                if call.endpoint == .sendMessage && !Self.certainlyNotSent(error) {
+                    throw GmailAPIError.retryLater(.outcomeUnknown(cause: OAuthTokenClient.describe(error)))
+                }
                 outcome = .transient(
                     .retryLater(.transport(description: OAuthTokenClient.describe(error))), retryAfter: nil)
             }
@@ -165,6 +172,10 @@ public struct GmailClient: Sendable {
             case .permanent(let error):
                 throw error
             case .transient(let error, let retryAfter):
+                // A 5xx to a send may come after Gmail sent the message; a rate limit comes before.
+                if call.endpoint == .sendMessage, case .retryLater(.server(let status)) = error {
+                    throw GmailAPIError.retryLater(.outcomeUnknown(cause: "HTTP \(status)"))
+                }
                 if case .retryLater(.rateLimited) = error,
                     !ResponseClassifier.isConcurrencyLimit(body: received?.body ?? Data())
                 {
@@ -185,6 +196,13 @@ public struct GmailClient: Sendable {
                 try await sleeper.sleep(for: delay)
             }
         }
+    }
+
+    /// Whether a transport error proves the request never left: no connection was made at all. Any
+    /// other failure (reset, timeout, truncated answer) may have come after Gmail read the request.
+    static func certainlyNotSent(_ error: any Error) -> Bool {
+        guard let error = error as? URLError else { return false }
+        return [.cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet].contains(error.code)
     }
 
     /// Decodes a 2xx body, turning schema mismatches into `.giveUp(.decoding)`.

@@ -11,6 +11,8 @@ public enum GmailEndpoint: Sendable, Equatable {
     case trash
     case untrash
     case listHistory
+    /// `messages.send`: not idempotent, so an answer that never came is never retried.
+    case sendMessage
     /// A batch of `count` inner calls of `inner`: costs the sum of its parts.
     indirect case batch(of: GmailEndpoint, count: Int)
 
@@ -22,6 +24,7 @@ public enum GmailEndpoint: Sendable, Equatable {
         case .listHistory: 2
         case .listMessages, .getMessage, .getAttachment, .modify, .trash, .untrash: 5
         case .batchModify: 50
+        case .sendMessage: 100
         case .batch(let inner, let count): inner.cost * count
         }
     }
@@ -36,6 +39,8 @@ public enum GmailEndpoint: Sendable, Equatable {
         case .listMessages: "message list"
         case .batchModify: "message batch"
         case .listHistory: "history"
+        // The one 404 of messages.send: the threadId names no thread of this mailbox.
+        case .sendMessage: "thread"
         case .batch: "batch endpoint"
         }
     }

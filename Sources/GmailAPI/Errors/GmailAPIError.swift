@@ -12,7 +12,8 @@ import Foundation
 /// Messages say what failed and what to do next. They never contain an access or refresh token, a
 /// request body, or an authorization code; a test formats every case and searches for a token.
 public enum GmailAPIError: Error, Sendable, Equatable {
-    /// Gmail or the network is busy or down. The client has already retried; a later run can succeed.
+    /// Gmail or the network is busy or down. The client has already retried (except after an unknown
+    /// outcome, which it never retries); a later run can succeed.
     case retryLater(RetryLater)
     /// The saved login no longer works: nothing succeeds until the user logs in again.
     case logInAgain(LogInAgain)
@@ -28,8 +29,15 @@ public enum GmailAPIError: Error, Sendable, Equatable {
         case rateLimited(retryAfter: Duration?)
         /// 5xx after every retry.
         case server(status: Int)
-        /// No HTTP response at all (connection refused, reset, timeout), after every retry.
+        /// No HTTP response at all (connection refused, reset, timeout), after every retry. For
+        /// `messages.send` this means the request certainly never reached Gmail (no connection was made):
+        /// nothing was sent.
         case transport(description: String)
+        /// A `messages.send` whose request may have reached Gmail but whose answer never came or was a 5xx
+        /// (a reset or timeout after the request was written, a 500): the message may or may not have
+        /// been sent. It is never retried automatically, since a retry could send it twice; the caller
+        /// must find out (the account's SENT history) before sending again.
+        case outcomeUnknown(cause: String)
     }
 
     /// Failures of the saved login.
@@ -58,6 +66,8 @@ public enum GmailAPIError: Error, Sendable, Equatable {
         case dailyLimitExceeded
         /// A status Gmail does not document for these calls (3xx, 409, ...).
         case unexpectedStatus(Int)
+        /// A message over Gmail's size limit for sending (35 MB), refused before any request, or a 413.
+        case messageTooLarge(bytes: Int)
         /// A 2xx body that does not match the schema.
         case decoding(description: String)
         /// Some parts of a batch or of a chunked `batchModify` failed; `failedIDs` lists them, `first` says why.
@@ -93,6 +103,8 @@ extension GmailAPIError.RetryLater {
             "Gmail had a server error (HTTP \(status)) that persisted through retries; try again later."
         case .transport(let description):
             "Could not reach Gmail (\(description)). Check the network connection and try again."
+        case .outcomeUnknown(let cause):
+            "Gmail may or may not have sent the message (\(cause)); it was not sent again, so that it cannot go out twice."
         }
     }
 }
@@ -125,6 +137,8 @@ extension GmailAPIError.GiveUp {
             "Gmail's daily API limit for this project is used up; try again tomorrow."
         case .unexpectedStatus(let status):
             "Gmail answered with an unexpected HTTP status \(status)."
+        case .messageTooLarge(let bytes):
+            "The message is \(bytes) bytes, more than the 35 MB Gmail accepts for sending."
         case .decoding(let description):
             "Gmail's answer could not be read (\(description))."
         case .batchPartsFailed(let failedIDs, let first):

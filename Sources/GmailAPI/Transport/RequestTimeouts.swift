@@ -14,8 +14,11 @@
 /// | one message (`messages.get`)                             | ≤ ~50 MB (raw)    | 20 s    |
 /// | a batch of up to 100 `messages.get`                      | ≤ a few MB        | 30 s    |
 /// | an attachment                                            | ≤ 35 MB (base64)  | 45 s    |
+/// | `messages.send` (the request carries up to 35 MB)        | ~200 B JSON       | 60 s    |
 ///
-/// A batch waits longest for its first byte: Gmail runs its inner calls before answering. Short
+/// A send waits longest for its first byte: Gmail answers once it has taken the message on. It is also
+/// the costliest call to abandon, since an abandoned send has an unknown outcome and is not retried.
+/// A batch waits long for its first byte: Gmail runs its inner calls before answering. Short
 /// timeouts matter because a call that never answers holds its slot until the timer fires; a
 /// connection that is reset fails at once regardless (see `URLSessionTransport`).
 public struct RequestTimeouts: Sendable, Equatable {
@@ -27,17 +30,20 @@ public struct RequestTimeouts: Sendable, Equatable {
     public var batch: Int
     /// One attachment body.
     public var attachment: Int
+    /// One `messages.send`.
+    public var send: Int
 
-    public init(small: Int = 10, message: Int = 20, batch: Int = 30, attachment: Int = 45) {
+    public init(small: Int = 10, message: Int = 20, batch: Int = 30, attachment: Int = 45, send: Int = 60) {
         self.small = max(1, small)
         self.message = max(1, message)
         self.batch = max(1, batch)
         self.attachment = max(1, attachment)
+        self.send = max(1, send)
     }
 
     /// The same timeout for every call.
     public static func uniform(_ seconds: Int) -> RequestTimeouts {
-        RequestTimeouts(small: seconds, message: seconds, batch: seconds, attachment: seconds)
+        RequestTimeouts(small: seconds, message: seconds, batch: seconds, attachment: seconds, send: seconds)
     }
 
     /// The timeout for one call of `endpoint`.
@@ -49,6 +55,7 @@ public struct RequestTimeouts: Sendable, Equatable {
         case .getMessage: message
         case .getAttachment: attachment
         case .batch: batch
+        case .sendMessage: send
         }
     }
 }

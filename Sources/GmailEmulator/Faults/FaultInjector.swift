@@ -12,9 +12,14 @@ public enum FaultKind: Sendable, Equatable {
     case emptyHistoryPage  // history.list: a page with no `history` but a nextPageToken
     case insufficientScope  // 403 insufficientPermissions: permanent, as for a token without gmail.modify
     case invalidArgument  // 400 invalidArgument: permanent
+    /// The request runs and its change is committed (stored, history written), then the connection is
+    /// reset without a byte of answer: the client cannot tell whether it took effect.
+    case commitThenDrop
+    /// The request runs and its change is committed, then the answer is a 500 `backendError`.
+    case commitThenError500
 
     /// Parses the control API spelling: `429`, `403rate`, `403scope`, `400`, `500`, `503`, `401`, `drop`,
-    /// `dropBeforeBody`, `slow:250`, `hold`, `emptyHistoryPage`.
+    /// `dropBeforeBody`, `slow:250`, `hold`, `emptyHistoryPage`, `commitThenDrop`, `commitThenError500`.
     public init?(spec: String) {
         switch spec {
         case "403scope": self = .insufficientScope
@@ -28,6 +33,8 @@ public enum FaultKind: Sendable, Equatable {
         case "dropBeforeBody": self = .dropBeforeBody
         case "emptyHistoryPage": self = .emptyHistoryPage
         case "hold": self = .hold
+        case "commitThenDrop": self = .commitThenDrop
+        case "commitThenError500": self = .commitThenError500
         default:
             guard spec.hasPrefix("slow"), let ms = Int(spec.drop { !$0.isNumber }) else { return nil }
             self = .slow(milliseconds: ms)
@@ -44,7 +51,7 @@ public enum FaultKind: Sendable, Equatable {
         case .unauthorized: .unauthenticated
         case .insufficientScope: .insufficientPermissions
         case .invalidArgument: .badRequest("Invalid argument (injected fault)", reason: "invalidArgument")
-        case .drop, .dropBeforeBody, .slow, .hold, .emptyHistoryPage: nil
+        case .drop, .dropBeforeBody, .slow, .hold, .emptyHistoryPage, .commitThenDrop, .commitThenError500: nil
         }
     }
 }

@@ -19,6 +19,12 @@ public final class MailboxJournal: @unchecked Sendable {
         case untrash(id: String)
         case delete(id: String)
         case insert(raw: Data, labels: [String]?, internalDateMs: Int64?)
+        /// `messages.send` as the client asked for it; replaying it makes the same edits again.
+        case send(raw: Data, threadId: String?, internalDateMs: Int64)
+        /// `drafts.create` (`id` nil) or `drafts.update`.
+        case saveDraft(id: String?, raw: Data, threadId: String?, internalDateMs: Int64)
+        case deleteDraft(id: String)
+        case sendDraft(id: String, internalDateMs: Int64)
         case refreshTokenIssued(String)
         case tokenRevoked(String)
     }

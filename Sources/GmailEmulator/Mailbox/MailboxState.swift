@@ -26,7 +26,9 @@ public actor MailboxState {
     /// Smallest `startHistoryId` still answerable (records after it are all retained).
     private var oldestValidStart: UInt64
     /// Where successful changes are written, when the mailbox must survive a restart.
-    private var journal: MailboxJournal?
+    private(set) var journal: MailboxJournal?
+    /// Draft id → the id of the message holding the draft's current version.
+    var drafts: [String: String] = [:]
 
     public init(account: String, seed: UInt64, historyRetention: Int? = nil, aliases: [String] = []) {
         self.account = account.lowercased()
@@ -120,7 +122,34 @@ public actor MailboxState {
         return message
     }
 
-    private func newMessageId() -> String {
+    /// Files a new message under `id` in `threadId` (a thread of its own when `nil`), with one
+    /// `messagesAdded` record. For messages the account itself makes (sent mail, drafts), whose thread
+    /// is decided by Gmail's rule for outgoing mail, not by references alone.
+    func store(id: String, raw: [UInt8], labelIds: [String], threadId: String?, internalDateMs: Int64)
+        -> StoredMessage
+    {
+        let threadId = threadId ?? id
+        if let messageID = OutgoingMessage.messageID(of: raw), threadByMessageID[messageID] == nil {
+            threadByMessageID[messageID] = threadId
+        }
+        let message = StoredMessage(
+            id: id, threadId: threadId, labelIds: labelIds, internalDateMs: internalDateMs,
+            historyId: nextHistoryId(), raw: raw)
+        messages[id] = message
+        insertInOrder(message)
+        append(HistoryRecord(id: message.historyId, changes: [.messageAdded(message.reference)]))
+        return message
+    }
+
+    /// Removes a message for good with a `messagesDeleted` record, without journaling it: the caller
+    /// journals the change it is part of.
+    func discard(_ id: String) {
+        guard let message = messages.removeValue(forKey: id) else { return }
+        order.removeAll { $0 == id }
+        append(HistoryRecord(id: nextHistoryId(), changes: [.messageDeleted(message.reference)]))
+    }
+
+    func newMessageId() -> String {
         while true {
             let candidate = String(random.next() | 0x1000_0000_0000_0000, radix: 16)
             if messages[candidate] == nil { return candidate }
@@ -197,10 +226,9 @@ public actor MailboxState {
 
     /// Permanent deletion: a `messagesDeleted` record.
     public func delete(_ id: String) throws(GmailError) {
-        guard let message = messages.removeValue(forKey: id) else { throw .notFound }
+        guard messages[id] != nil else { throw .notFound }
         journal?.append(.delete(id: id))
-        order.removeAll { $0 == id }
-        append(HistoryRecord(id: nextHistoryId(), changes: [.messageDeleted(message.reference)]))
+        discard(id)
     }
 
     private func validate(add: [String], remove: [String]) throws(GmailError) {
@@ -261,6 +289,12 @@ public actor MailboxState {
         case .delete(let id): try delete(id)
         case .insert(let raw, let labels, let internalDateMs):
             insert(raw: [UInt8](raw), labelNames: labels, internalDateMs: internalDateMs)
+        case .send(let raw, let threadId, let internalDateMs):
+            try send(raw: [UInt8](raw), threadId: threadId, nowMs: internalDateMs)
+        case .saveDraft(let id, let raw, let threadId, let internalDateMs):
+            try saveDraft(id: id, raw: [UInt8](raw), threadId: threadId, nowMs: internalDateMs)
+        case .deleteDraft(let id): try deleteDraft(id)
+        case .sendDraft(let id, let internalDateMs): try sendDraft(id, nowMs: internalDateMs)
         case .refreshTokenIssued, .tokenRevoked: break  // the OAuth server's
         }
     }

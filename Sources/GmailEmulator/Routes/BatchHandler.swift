@@ -28,7 +28,7 @@ struct BatchHandler: Sendable {
             if var inner = BatchHandler.parseInner(http) {
                 if inner.headers["authorization"] == nil, let outerAuth { inner.headers["authorization"] = outerAuth }
                 (response, _) = await router.handle(inner)
-                if response.dropConnection { response = .error(.unavailable) }
+                if response.dropConnection || response.resetConnection { response = .error(.unavailable) }
                 let query = inner.query.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
                 log.append((inner.method + " " + inner.path + (query.isEmpty ? "" : "?" + query), response.status))
             } else {

@@ -20,7 +20,7 @@ struct EmulatorCore: Sendable {
         let path = request.path
         var gmailMethod: String?
         let response: EmulatorResponse
-        if path.hasPrefix("/gmail/") {
+        if GmailRouter.isGmail(path) {
             (response, gmailMethod) = await router.handle(request)
         } else if Self.isBatch(path) {
             guard request.method == "POST" else { return .error(.methodNotAllowed) }
@@ -73,7 +73,7 @@ struct EmulatorCore: Sendable {
         let messageId: String?
         if Self.isBatch(head.path) {
             (name, messageId) = (FaultInjector.batchMethod, nil)
-        } else if head.path.hasPrefix("/gmail/"), let resolved = router.methodName(of: head) {
+        } else if GmailRouter.isGmail(head.path), let resolved = router.methodName(of: head) {
             (name, messageId) = resolved
         } else {
             return false  // OAuth and control requests are never faulted

@@ -136,6 +136,7 @@ enum HummingbirdAdapter {
             method: request.method.rawValue, target: request.head.path ?? "/",
             headers: headers, body: Array(buffer.readableBytesView))
         let response = await core.handle(emulatorRequest)
+        if response.resetConnection { try await reset(channel) }
         if response.dropConnection {
             // Cut off mid-answer: a status line and a few body bytes, then the connection closes. Bytes
             // arrived, so no client can mistake this for a stale kept-alive connection and quietly

@@ -5,12 +5,18 @@ public struct EmulatorResponse: Sendable {
     public var body: [UInt8]
     /// Fault injection asked to close the connection without a complete response.
     public var dropConnection: Bool
+    /// Fault injection asked to reset the connection before any byte of a response.
+    public var resetConnection: Bool
 
-    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], dropConnection: Bool = false) {
+    public init(
+        status: Int, headers: [(String, String)] = [], body: [UInt8] = [], dropConnection: Bool = false,
+        resetConnection: Bool = false
+    ) {
         self.status = status
         self.headers = headers
         self.body = body
         self.dropConnection = dropConnection
+        self.resetConnection = resetConnection
     }
 
     /// A JSON response (`application/json; charset=UTF-8`, as Google labels it).
@@ -42,6 +48,7 @@ public struct EmulatorResponse: Sendable {
         case 401: "Unauthorized"
         case 403: "Forbidden"
         case 404: "Not Found"
+        case 413: "Payload Too Large"
         case 405: "Method Not Allowed"
         case 429: "Too Many Requests"
         case 500: "Internal Server Error"

@@ -99,6 +99,13 @@ public struct GmailError: Error, Sendable, Equatable {
     public static let methodNotAllowed = GmailError(
         code: 405, message: "Method not allowed.", reason: "badRequest", domain: "global", status: "INVALID_ARGUMENT")
 
+    /// A request body or uploaded message over the endpoint's limit.
+    public static func payloadTooLarge(limit: Int) -> GmailError {
+        GmailError(
+            code: 413, message: "Request payload size exceeds the limit: \(limit) bytes.", reason: "uploadTooLarge",
+            domain: "global", status: "FAILED_PRECONDITION")
+    }
+
     /// The whole-batch failure for more than 100 inner calls: Google sends no `errors` array here.
     public static func batchTooLarge(_ count: Int) -> GmailError {
         GmailError(
