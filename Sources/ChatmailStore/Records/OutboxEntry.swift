@@ -1,7 +1,7 @@
 import Foundation
 
 /// A message the user wrote, as it is queued: enough to build its RFC 5322 bytes later.
-public struct OutgoingMessage: Sendable, Equatable {
+public struct QueuedMessage: Sendable, Equatable {
     public var from: EmailAddress
     public var to: [EmailAddress]
     public var cc: [EmailAddress]
@@ -38,7 +38,7 @@ public struct OutboxEntry: Sendable, Equatable {
     public var account: AccountID
     /// The id the message is stored under until Gmail accepts it (`out-` + action id).
     public var localGmailID: String
-    public var message: OutgoingMessage
+    public var message: QueuedMessage
     /// The bytes every attempt sends, made once before the first one; `nil` before that.
     public var raw: [UInt8]?
     /// The Date header inside ``raw``: with the subject and recipients, it finds the message on the

@@ -12,7 +12,7 @@ extension StoreTransaction {
     /// transaction.
     /// - returns: the action and the conversation the message joined (a new one if none existed), and
     ///   the conversations to roll up.
-    public func queueSend(_ message: OutgoingMessage, in account: AccountID) throws -> (
+    public func queueSend(_ message: QueuedMessage, in account: AccountID) throws -> (
         action: PendingActionID, conversation: ConversationID, affected: Set<ConversationID>
     ) {
         let now = nowMs
@@ -56,7 +56,7 @@ extension StoreTransaction {
         else { return nil }
         let recipients = try JSONDecoder().decode(
             StoredRecipients.self, from: Data((row["recipients"] as String).utf8))
-        let message = OutgoingMessage(
+        let message = QueuedMessage(
             from: EmailAddress(address: row["from_address"], name: row["from_name"]),
             to: recipients.to.map(\.asEmailAddress), cc: recipients.cc.map(\.asEmailAddress), subject: row["subject"],
             body: row["body"], parentGmailID: row["parent_gmail_id"], threadID: row["thread_id"],
