@@ -129,7 +129,7 @@ public actor MailboxState {
         -> StoredMessage
     {
         let threadId = threadId ?? id
-        if let messageID = QueuedMessage.messageID(of: raw), threadByMessageID[messageID] == nil {
+        if let messageID = OutgoingMessage.messageID(of: raw), threadByMessageID[messageID] == nil {
             threadByMessageID[messageID] = threadId
         }
         let message = StoredMessage(
