@@ -161,3 +161,20 @@ extension StoreTransaction {
         return String(decoding: try encoder.encode(stored), as: UTF8.self)
     }
 }
+
+extension StoreTransaction {
+    /// The Message-ID and References of a stored message; `messageID` is `nil` when the message was
+    /// stored before they were kept. `nil` when no such message is stored.
+    public func threadingHeaders(ofMessage gmailID: String, in account: AccountID) throws -> (
+        messageID: String?, references: [String]
+    )? {
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: "SELECT rfc822_message_id, references_header FROM message WHERE account_id = ? AND gmail_id = ?",
+                arguments: [account, gmailID])
+        else { return nil }
+        let references = (row["references_header"] as String?)?.split(separator: " ").map(String.init) ?? []
+        return (row["rfc822_message_id"], references)
+    }
+}

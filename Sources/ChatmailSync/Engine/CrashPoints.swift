@@ -14,6 +14,10 @@ public struct CrashPoints: Sendable {
     public enum Point: String, Sendable, CaseIterable {
         /// Push: Gmail accepted a label change; the action's progress is not saved locally yet.
         case actionSent
+        /// Outbox: the message is marked as possibly sent (committed); the send request is not written yet.
+        case sendMarked
+        /// Outbox: Gmail accepted the message; the local copy does not know it yet.
+        case sendAnswered
         /// Initial: the id listing and the download queue are committed; nothing is downloaded yet.
         case idsListed
         /// Initial: a chunk's messages are written inside its transaction; the rollups and the commit are not.
