@@ -1,0 +1,123 @@
+import Foundation
+
+/// The Content-Transfer-Encoding of an outgoing text body.
+public enum BodyTransferEncoding: String, Sendable, Equatable {
+    /// The text as it is: printable ASCII in short lines.
+    case sevenBit = "7bit"
+    /// Mostly-ASCII text with a few escapes, such as accented Latin; still readable raw.
+    case quotedPrintable = "quoted-printable"
+    /// Text that quoted-printable would make larger than base64: Cyrillic, Greek, CJK, emoji.
+    case base64
+}
+
+/// Encodes a text/plain body for sending.
+///
+/// The body's line breaks (CRLF, LF or a lone CR) all become CRLF, the canonical form RFC 2045 §6.1 asks for,
+/// and a body that does not end with a line break gets one, as SMTP needs. The encoding is then chosen to
+/// survive every hop unchanged:
+///
+/// - `7bit` when every byte is printable ASCII or a tab, no line is longer than 78 octets, no line ends in
+///   whitespace (RFC 2045 §6.7 warns that relays strip it) and none starts with `From ` (mbox-based relays
+///   turn that into `>From `). Such a body reads the same raw and decoded.
+/// - otherwise quoted-printable, whose lines stay at 76 octets with soft breaks (RFC 2045 §6.7), with
+///   trailing whitespace and a line-initial `From ` escaped;
+/// - or base64 when that is smaller than quoted-printable, which happens when most characters are not
+///   ASCII: quoted-printable triples every non-ASCII byte, base64 adds a third to all of them.
+///
+/// 8bit is never used: it needs 8BITMIME on every hop, and the encoded forms cost little for plain text.
+enum BodyEncoder {
+    static let sevenBitLineLimit = 78
+    static let quotedPrintableLineLimit = 76
+    static let base64LineLength = 76
+
+    /// The encoding chosen for `body` and the body's bytes in it, ending with CRLF unless empty.
+    static func encode(_ body: String) -> (encoding: BodyTransferEncoding, bytes: [UInt8]) {
+        let lines = lines(of: body)
+        if lines.allSatisfy(isSevenBitSafe) {
+            return (.sevenBit, lines.flatMap { Array($0) + crlf })
+        }
+        let quoted = lines.flatMap(quotedPrintable)
+        let base64 = base64Lines(lines.flatMap { Array($0) + crlf })
+        return base64.count < quoted.count ? (.base64, base64) : (.quotedPrintable, quoted)
+    }
+
+    static let crlf: [UInt8] = [0x0D, 0x0A]
+
+    /// The body's lines without their breaks; a final break ends the last line rather than starting another.
+    static func lines(of body: String) -> [ArraySlice<UInt8>] {
+        let bytes = Array(body.utf8)
+        var lines: [ArraySlice<UInt8>] = []
+        var start = 0
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x0A || byte == 0x0D {
+                lines.append(bytes[start..<index])
+                index += byte == 0x0D && index + 1 < bytes.count && bytes[index + 1] == 0x0A ? 2 : 1
+                start = index
+            } else {
+                index += 1
+            }
+        }
+        if start < bytes.count { lines.append(bytes[start...]) }
+        return lines
+    }
+
+    static func isSevenBitSafe(_ line: ArraySlice<UInt8>) -> Bool {
+        line.count <= sevenBitLineLimit && !startsWithFrom(line[...])
+            && line.allSatisfy { (0x20...0x7E).contains($0) || $0 == 0x09 }
+            && line.last != 0x20 && line.last != 0x09
+    }
+
+    /// `true` when `bytes` start with `From `, the mbox separator relays may rewrite.
+    static func startsWithFrom(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.starts(with: "From ".utf8)
+    }
+
+    /// One hard line in quoted-printable, ending with CRLF, split by soft breaks into lines of at most 76.
+    static func quotedPrintable(_ line: ArraySlice<UInt8>) -> [UInt8] {
+        var output: [UInt8] = []
+        var column = 0
+        var index = line.startIndex
+        while index < line.endIndex {
+            let byte = line[index]
+            let isLast = index == line.endIndex - 1
+            let literal: Bool
+            if byte == 0x20 || byte == 0x09 {
+                literal = !isLast
+            } else if byte == UInt8(ascii: "F"), column == 0, startsWithFrom(line[index...]) {
+                literal = false
+            } else {
+                literal = (0x21...0x7E).contains(byte) && byte != UInt8(ascii: "=")
+            }
+            let piece = literal ? [byte] : Array(("=" + Hex.byte(byte)).utf8)
+            // The last piece may fill the line; any other must leave room for the soft break's `=`.
+            let limit = isLast ? quotedPrintableLineLimit : quotedPrintableLineLimit - 1
+            if column + piece.count > limit {
+                output += [UInt8(ascii: "=")] + crlf
+                column = 0
+                // A soft break may have put `From ` at the start of a line: escape it there as well.
+                if byte == UInt8(ascii: "F"), startsWithFrom(line[index...]) { continue }
+            }
+            output += piece
+            column += piece.count
+            index += 1
+        }
+        return output + crlf
+    }
+
+    /// Base64 of `bytes` in lines of 76 characters, each ending with CRLF.
+    static func base64Lines(_ bytes: [UInt8]) -> [UInt8] {
+        guard !bytes.isEmpty else { return [] }
+        let encoded = Array(Data(bytes).base64EncodedString().utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(encoded.count + encoded.count / base64LineLength * 2 + 2)
+        var start = 0
+        while start < encoded.count {
+            let end = min(start + base64LineLength, encoded.count)
+            output += encoded[start..<end] + crlf
+            start = end
+        }
+        return output
+    }
+}
