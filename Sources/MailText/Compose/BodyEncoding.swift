@@ -6,7 +6,7 @@ public enum BodyTransferEncoding: String, Sendable, Equatable {
     case sevenBit = "7bit"
     /// Mostly-ASCII text with a few escapes, such as accented Latin; still readable raw.
     case quotedPrintable = "quoted-printable"
-    /// Text that quoted-printable would make larger than base64: Cyrillic, Greek, CJK, emoji.
+    /// Text that quoted-printable would make much larger than base64: Cyrillic, Greek, CJK, emoji.
     case base64
 }
 
@@ -18,11 +18,14 @@ public enum BodyTransferEncoding: String, Sendable, Equatable {
 ///
 /// - `7bit` when every byte is printable ASCII or a tab, no line is longer than 78 octets, no line ends in
 ///   whitespace (RFC 2045 §6.7 warns that relays strip it) and none starts with `From ` (mbox-based relays
-///   turn that into `>From `). Such a body reads the same raw and decoded.
+///   turn that into `>From `). Such a body reads the same raw and decoded. The signature separator `-- `
+///   is the one line allowed its trailing space: it is everywhere, and losing the space costs only the
+///   separator's meaning, not text.
 /// - otherwise quoted-printable, whose lines stay at 76 octets with soft breaks (RFC 2045 §6.7), with
 ///   trailing whitespace and a line-initial `From ` escaped;
-/// - or base64 when that is smaller than quoted-printable, which happens when most characters are not
-///   ASCII: quoted-printable triples every non-ASCII byte, base64 adds a third to all of them.
+/// - or base64 when quoted-printable would be more than a quarter larger, which happens when most characters
+///   are not ASCII: quoted-printable triples every non-ASCII byte, base64 adds a third to all of them. The
+///   margin keeps short mostly-Latin text in the form that stays readable raw.
 ///
 /// 8bit is never used: it needs 8BITMIME on every hop, and the encoded forms cost little for plain text.
 enum BodyEncoder {
@@ -38,7 +41,7 @@ enum BodyEncoder {
         }
         let quoted = lines.flatMap(quotedPrintable)
         let base64 = base64Lines(lines.flatMap { Array($0) + crlf })
-        return base64.count < quoted.count ? (.base64, base64) : (.quotedPrintable, quoted)
+        return quoted.count > base64.count + base64.count / 4 ? (.base64, base64) : (.quotedPrintable, quoted)
     }
 
     static let crlf: [UInt8] = [0x0D, 0x0A]
@@ -66,7 +69,7 @@ enum BodyEncoder {
     static func isSevenBitSafe(_ line: ArraySlice<UInt8>) -> Bool {
         line.count <= sevenBitLineLimit && !startsWithFrom(line[...])
             && line.allSatisfy { (0x20...0x7E).contains($0) || $0 == 0x09 }
-            && line.last != 0x20 && line.last != 0x09
+            && (line.last != 0x20 && line.last != 0x09 || line.elementsEqual("-- ".utf8))
     }
 
     /// `true` when `bytes` start with `From `, the mbox separator relays may rewrite.

@@ -95,14 +95,15 @@ enum EncodedWordEncoder {
     /// `=?UTF-8?Q?` plus `?=`.
     static let overhead = 12
 
-    /// The encoded words for `text`, in Q when that is no longer than B (mostly-Latin text stays half
-    /// readable), else in B (CJK, Cyrillic, emoji). The first word is at most `firstWordLimit` characters,
+    /// The encoded words for `text`, in Q when that is at most a quarter longer than B (mostly-Latin text
+    /// stays half readable in Q: `Caf=C3=A9`), else in B (CJK, Cyrillic, emoji, where Q would be 2-3 times
+    /// longer). The first word is at most `firstWordLimit` characters,
     /// so it can share the current line; the others at most 75.
     static func encode(_ text: String, context: HeaderEncoding.Context, firstWordLimit: Int = wordLimit) -> [String] {
         let bytes = Array(text.utf8)
         let qLength = bytes.reduce(0) { $0 + qEncoded($1, context: context).utf8.count }
         let bLength = (bytes.count + 2) / 3 * 4
-        return qLength <= bLength
+        return qLength <= bLength + bLength / 4
             ? qWords(text, context: context, firstWordLimit: firstWordLimit)
             : bWords(text, firstWordLimit: firstWordLimit)
     }
@@ -146,7 +147,8 @@ enum EncodedWordEncoder {
         let literal: Bool
         switch context {
         case .unstructured:
-            literal = (0x21...0x7E).contains(byte) && byte != UInt8(ascii: "=") && byte != UInt8(ascii: "?")
+            literal =
+                (0x21...0x7E).contains(byte) && byte != UInt8(ascii: "=") && byte != UInt8(ascii: "?")
                 && byte != UInt8(ascii: "_")
         case .phrase:
             literal = isAlphanumeric(byte) || "!*+-/".utf8.contains(byte)

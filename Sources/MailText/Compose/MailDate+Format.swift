@@ -13,8 +13,10 @@ extension MailDate {
     /// Writes a `Date` header value for a fixed offset from UTC, in seconds.
     public static func format(_ date: Date, secondsFromGMT: Int) -> String {
         let fields = WallClock(date, secondsFromGMT: secondsFromGMT)
-        let offsetMinutes = abs(secondsFromGMT) / 60
-        let sign = secondsFromGMT < 0 ? "-" : "+"
+        // Rounded towards zero, as the clock fields are; an offset under a minute is written `+0000`, since
+        // `-0000` means "local time unknown" (RFC 5322 §3.3).
+        let offsetMinutes = abs(secondsFromGMT / 60)
+        let sign = secondsFromGMT / 60 < 0 ? "-" : "+"
         return "\(weekdayNames[fields.weekday]), \(fields.day) \(monthNames[fields.month - 1]) \(fields.year) "
             + "\(twoDigits(fields.hour)):\(twoDigits(fields.minute)):\(twoDigits(fields.second)) "
             + "\(sign)\(twoDigits(offsetMinutes / 60))\(twoDigits(offsetMinutes % 60))"

@@ -76,7 +76,8 @@ public struct OutgoingMessage: Sendable, Equatable {
         header += field("Message-ID", [.literal(try Self.messageID(messageID))])
         if let inReplyTo { header += field("In-Reply-To", [.literal(try Self.messageID(inReplyTo))]) }
         if !references.isEmpty {
-            header += field("References", try references.map { id throws(ComposeError) in .literal(try Self.messageID(id)) })
+            header += field(
+                "References", try references.map { id throws(ComposeError) in .literal(try Self.messageID(id)) })
         }
         let (encoding, bodyBytes) = BodyEncoder.encode(body)
         header += "MIME-Version: 1.0\r\n"
@@ -111,7 +112,8 @@ public struct OutgoingMessage: Sendable, Equatable {
     /// The address trimmed, when it can be written into a header as it is.
     static func validatedAddress(_ raw: String) throws(ComposeError) -> String {
         let address = raw.trimmingCharacters(in: .whitespaces)
-        guard let at = address.lastIndex(of: "@"), at != address.startIndex, address.index(after: at) != address.endIndex,
+        guard let at = address.lastIndex(of: "@"), at != address.startIndex,
+            address.index(after: at) != address.endIndex,
             address.utf8.count <= 254
         else { throw .invalidAddress(raw) }
         let local = address[..<at]
