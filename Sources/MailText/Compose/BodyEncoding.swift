@@ -1,7 +1,7 @@
 import Foundation
 
 /// The Content-Transfer-Encoding of an outgoing text body.
-public enum BodyTransferEncoding: String, Sendable, Equatable {
+enum BodyTransferEncoding: String, Sendable, Equatable {
     /// The text as it is: printable ASCII in short lines.
     case sevenBit = "7bit"
     /// Mostly-ASCII text with a few escapes, such as accented Latin; still readable raw.

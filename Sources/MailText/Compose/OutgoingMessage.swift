@@ -16,8 +16,9 @@ import Foundation
 ///   deliver, then removes it from what recipients get.
 /// - No User-Agent or X-Mailer: nothing the recipient needs, and one more fact about the sender.
 /// - `Content-Type: text/plain; charset=utf-8`, without `format=flowed`: lines are sent as the user wrote
-///   them, and quoted-printable keeps long ones intact. See ``BodyTransferEncoding`` for the
-///   Content-Transfer-Encoding.
+///   them, and quoted-printable keeps long ones intact. Line breaks become CRLF. The transfer encoding is
+///   7bit for printable ASCII in short lines, else quoted-printable, or base64 when quoted-printable would
+///   be more than a quarter larger (mostly non-Latin text); `BodyEncoder` says why in detail.
 /// - Subject and display names: control characters (CR and LF included: no value can start a header of its
 ///   own) and whitespace runs become one space, and the ends are trimmed. Non-ASCII text becomes RFC 2047
 ///   UTF-8 encoded words. Names that are not plain atoms are quoted.

@@ -13,7 +13,8 @@ import Foundation
 ///    personal address behind a role address): the Reply-To addresses are added, and the author is left
 ///    out unless the Reply-To names them too. The latest message's reply target (Reply-To, else From)
 ///    comes first, then the other participants in the order given. Anyone who was only in the latest
-///    message's Cc stays in Cc; everyone else is in To.
+///    message's Cc stays in Cc; everyone else is in To. When that leaves To empty, the Cc recipients move
+///    up to To.
 /// 2. **Mailing list.** The reply goes to the list, as mutt's list-reply does: if the latest message has
 ///    a Mail-Followup-To, To is its addresses minus the account's own (its author asked for exactly that);
 ///    otherwise To is the list's posting address. Reply-To is not used for a list reply: a Reply-To that
@@ -114,7 +115,8 @@ public enum ReplyAddressing {
         to = unique(to.filter { !isOwn($0) }, normalize: normalize)
         let toKeys = Set(to.map { normalize($0.address) })
         cc = unique(cc.filter { !isOwn($0) && !toKeys.contains(normalize($0.address)) }, normalize: normalize)
-        if to.isEmpty && cc.isEmpty { to = [from] }
+        if to.isEmpty { (to, cc) = (cc, []) }
+        if to.isEmpty { to = [from] }
         return Recipients(from: from, to: to, cc: cc)
     }
 

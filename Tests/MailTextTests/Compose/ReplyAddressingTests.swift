@@ -79,6 +79,12 @@ import Testing
         #expect(result == .init(from: me, to: [ann], cc: [bob]))
     }
 
+    @Test("When only Cc recipients are left, they move up to To")
+    func ccMovesUp() throws {
+        let result = try reply([me, ann, bob], .init(from: [me], to: [work], cc: [ann, bob]))
+        #expect(result == .init(from: work, to: [ann, bob]))
+    }
+
     @Test("Reply-To adds its addresses and drops the author unless it names them")
     func replyToRedirects() throws {
         let noreply = MailAddress(address: "noreply@shop.example")
