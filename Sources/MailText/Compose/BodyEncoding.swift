@@ -78,35 +78,60 @@ enum BodyEncoder {
     }
 
     /// One hard line in quoted-printable, ending with CRLF, split by soft breaks into lines of at most 76.
+    ///
+    /// A soft break goes after the last space of the line when there is one, so words stay whole in the
+    /// raw text, else where the line is full; it never splits an escape.
     static func quotedPrintable(_ line: ArraySlice<UInt8>) -> [UInt8] {
         var output: [UInt8] = []
-        var column = 0
-        var index = line.startIndex
-        while index < line.endIndex {
+        var current: [QuotedPiece] = []
+        var width = 0
+        for index in line.indices {
             let byte = line[index]
             let isLast = index == line.endIndex - 1
-            let literal: Bool
-            if byte == 0x20 || byte == 0x09 {
-                literal = !isLast
-            } else if byte == UInt8(ascii: "F"), column == 0, startsWithFrom(line[index...]) {
-                literal = false
-            } else {
-                literal = (0x21...0x7E).contains(byte) && byte != UInt8(ascii: "=")
-            }
-            let piece = literal ? [byte] : Array(("=" + Hex.byte(byte)).utf8)
+            var piece = QuotedPiece(byte: byte, source: index, literal: isLiteral(byte, isLast: isLast))
             // The last piece may fill the line; any other must leave room for the soft break's `=`.
             let limit = isLast ? quotedPrintableLineLimit : quotedPrintableLineLimit - 1
-            if column + piece.count > limit {
-                output += [UInt8(ascii: "=")] + crlf
-                column = 0
-                // A soft break may have put `From ` at the start of a line: escape it there as well.
-                if byte == UInt8(ascii: "F"), startsWithFrom(line[index...]) { continue }
+            if width + piece.width > limit {
+                var kept = current[...]
+                var moved: ArraySlice<QuotedPiece> = []
+                if let space = current.lastIndex(where: \.isSpace), space > 0 {
+                    let tail = current[(space + 1)...]
+                    let tailWidth = tail.reduce(0) { $0 + $1.width }
+                    let opensWithFrom = tail.first.map { startsWithFrom(line[$0.source...]) } ?? false
+                    if tailWidth + piece.width <= limit, !opensWithFrom {
+                        kept = current[...space]
+                        moved = tail
+                    }
+                }
+                output += kept.flatMap(\.bytes) + [UInt8(ascii: "=")] + crlf
+                current = Array(moved)
+                width = moved.reduce(0) { $0 + $1.width }
             }
-            output += piece
-            column += piece.count
-            index += 1
+            // A line may not start with `From `, whether the text put it there or a soft break did.
+            if current.isEmpty, piece.literal, startsWithFrom(line[index...]) { piece.literal = false }
+            current.append(piece)
+            width += piece.width
         }
-        return output + crlf
+        return output + current.flatMap(\.bytes) + crlf
+    }
+
+    /// `true` when a byte may stand for itself in quoted-printable: printable ASCII but `=`, and a space or
+    /// tab that does not end the line (RFC 2045 §6.7 rule 3).
+    static func isLiteral(_ byte: UInt8, isLast: Bool) -> Bool {
+        if byte == 0x20 || byte == 0x09 { return !isLast }
+        return (0x21...0x7E).contains(byte) && byte != UInt8(ascii: "=")
+    }
+
+    /// One byte of a line and how it is written.
+    struct QuotedPiece {
+        var byte: UInt8
+        /// Its index in the line.
+        var source: Int
+        var literal: Bool
+
+        var bytes: [UInt8] { literal ? [byte] : Array(("=" + Hex.byte(byte)).utf8) }
+        var width: Int { literal ? 1 : 3 }
+        var isSpace: Bool { literal && (byte == 0x20 || byte == 0x09) }
     }
 
     /// Base64 of `bytes` in lines of 76 characters, each ending with CRLF.

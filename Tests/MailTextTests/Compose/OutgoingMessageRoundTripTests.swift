@@ -109,6 +109,18 @@ import Testing
         }
     }
 
+    @Test("Soft breaks fall after a space, so words stay whole in the raw text")
+    func softBreaksAtSpaces() throws {
+        let body = "Très " + String(repeating: "bien ", count: 40) + "merci\n"
+        let raw = try outgoing(body: body).rfc5322()
+        let text = String(decoding: raw, as: UTF8.self)
+        let bodyLines = text.components(separatedBy: "\r\n\r\n")[1].components(separatedBy: "\r\n").dropLast()
+        #expect(bodyLines.count == 3)
+        #expect(bodyLines.dropLast().allSatisfy { $0.hasSuffix(" =") && $0.utf8.count <= 76 })
+        #expect(bodyLines.last?.hasSuffix("bien merci") == true)
+        #expect(ParsedMessage(raw: raw).plainPart?.text == Self.canonical(body))
+    }
+
     @Test("A `From ` that a soft break would put at the start of a line is escaped there")
     func fromAfterSoftBreak() throws {
         for padding in 60...90 {
