@@ -127,7 +127,8 @@ let package = Package(
         .target(
             name: "ChatmailSync",
             dependencies: [
-                "ChatmailStore", "MailText", "Digest", "GmailAPI", .product(name: "Logging", package: "swift-log"),
+                "ChatmailStore", "MailText", "Digest", "GmailAPI", "GmailModel",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),

@@ -1,6 +1,7 @@
 import ChatmailStore
 import Foundation
 import GmailAPI
+import GmailModel
 import MailText
 
 /// Sends one queued message exactly once.
@@ -79,12 +80,13 @@ struct OutboxSender {
         account: AccountID
     ) async throws -> PendingActionSender.SendResult {
         var action = action
+        let actionID = action.id
         let unknown: Bool
         if case .retryLater(.outcomeUnknown) = error { unknown = true } else { unknown = false }
         if unknown {
             // The message may be on Gmail already: look now, so a send that did go out completes at once.
             // Should the look fail too, the mark stays and the next attempt looks again before sending.
-            let marked = try await store.write { tx in try tx.outboxEntry(action.id, in: account) } ?? entry
+            let marked = try await store.write { tx in try tx.outboxEntry(actionID, in: account) } ?? entry
             do {
                 if case .sent(let gmailID, let threadID) = try await SendVerifier(gmail: gmail).find(marked) {
                     try await complete(action, gmailID: gmailID, threadID: threadID, account: account)
@@ -95,7 +97,7 @@ struct OutboxSender {
             }
         } else {
             // Gmail answered, and the answer says nothing was sent (or no request was written at all).
-            try await store.write { tx in try tx.setOutcomeUnknown(false, checkingFromHistory: nil, for: action.id) }
+            try await store.write { tx in try tx.setOutcomeUnknown(false, checkingFromHistory: nil, for: actionID) }
         }
         let result: PendingActionSender.SendResult
         switch PendingActionSender.disposition(of: error) {
@@ -131,7 +133,8 @@ struct OutboxSender {
         try await tracker.write(in: store) { tx, modifications in
             try tx.savePendingAction(finished)
             // The bubble's mark (queued, failed, abandoned) is part of the conversation's rollup.
-            modifications.report(try tx.messageRows(forGmailIDs: [entry.localGmailID], in: account).map(\.conversation))
+            modifications.report(
+                Set(try tx.messageRows(forGmailIDs: [entry.localGmailID], in: account).map(\.conversation)))
         }
         return result
     }

@@ -1,6 +1,7 @@
 import ChatmailStore
 import Foundation
 import GmailAPI
+import GmailModel
 import MailText
 
 /// Finds out from Gmail whether a queued message whose send had an unknown outcome went out.

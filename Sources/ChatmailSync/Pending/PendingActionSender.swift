@@ -41,6 +41,8 @@ public struct PendingActionSender: PendingActionPusher {
     public let tracker: ModificationTracker
     /// Where a test may kill the process (unarmed outside tests).
     let crashes: CrashPoints
+    /// The zone of the Date header of sent messages.
+    let timeZone: TimeZone
 
     /// Below this many ids an action uses one `modify` per message (5 units each, and each answer
     /// confirms the message's labels); from it on, `batchModify` (50 units per 1000 ids).
@@ -51,8 +53,9 @@ public struct PendingActionSender: PendingActionPusher {
         clock: @escaping ChatmailStore.Clock = ChatmailStore.systemClock,
         random: any RandomSource = SystemRandomSource(),
         keepCompletedMs: Int64 = 7 * 86_400_000, tracker: ModificationTracker = ModificationTracker(),
-        crashes: CrashPoints = CrashPoints()
+        crashes: CrashPoints = CrashPoints(), timeZone: TimeZone = .current
     ) {
+        self.timeZone = timeZone
         self.store = store
         self.gmail = gmail
         self.sender = gmail.retrying(maxAttempts: 1)
@@ -114,7 +117,10 @@ public struct PendingActionSender: PendingActionPusher {
                 summary.waiting += 1
                 continue
             }
-            switch try await send(action.id, account: account) {
+            let result =
+                action.kind == .send
+                ? try await outbox.send(action.id, account: account) : try await send(action.id, account: account)
+            switch result {
             case .completed: summary.sent += 1
             case .failed:
                 summary.failed += 1
@@ -131,7 +137,23 @@ public struct PendingActionSender: PendingActionPusher {
         return summary
     }
 
-    enum SendResult: Equatable {
+    /// Sends one queued message now (`chatmail reply` and `send`), holding the account's ``SyncLock``.
+    /// - throws: ``SyncError/alreadyRunning`` when a sync or queue run holds the lock: the message stays
+    ///   queued for that run's successor.
+    public func sendMessage(_ id: PendingActionID, account: AccountID) async throws -> SendResult {
+        let lock = try SyncLock(store: store, account: account)
+        defer { lock.release() }
+        return try await outbox.send(id, account: account)
+    }
+
+    /// Sends queued messages; label changes go through ``send(_:account:)``.
+    var outbox: OutboxSender {
+        OutboxSender(
+            store: store, gmail: gmail, schedule: schedule, clock: clock, random: random, tracker: tracker,
+            crashes: crashes, timeZone: timeZone)
+    }
+
+    public enum SendResult: Equatable, Sendable {
         case completed, failed, abandoned
         case unreachable(GmailAPIError)
         case skipped
