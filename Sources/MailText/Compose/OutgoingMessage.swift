@@ -122,8 +122,11 @@ public struct OutgoingMessage: Sendable, Equatable {
         for (offset, scalar) in address.unicodeScalars.enumerated() {
             let value = scalar.value
             let insideQuotes = quotedLocal && offset < local.unicodeScalars.count
+            // A comma, semicolon or colon would make a reader see two addresses (or a group), a parenthesis a
+            // comment: outside a quoted local part they could add a recipient.
             if value < 0x20 || (0x7F...0x9F).contains(value) || scalar == "<" || scalar == ">"
                 || (scalar.properties.isWhitespace && !(insideQuotes && scalar == " "))
+                || (!insideQuotes && ",;:()\"\\".unicodeScalars.contains(scalar))
             {
                 throw .invalidAddress(raw)
             }
