@@ -3,10 +3,10 @@ import Foundation
 /// A plain-text message to send, and its RFC 5322 form (what Gmail's `messages.send` takes as `raw`).
 ///
 /// ```swift
+/// let ann = MailAddress(name: "Ann", address: "ann@example.org")
 /// let message = OutgoingMessage(
-///     from: MailAddress(name: "Ann", address: "ann@example.org"), to: [MailAddress(address: "bob@example.org")],
-///     subject: "Re: Plan", date: .now, timeZone: .current, messageID: MessageIDGenerator.make(for: from),
-///     body: "Sounds good.\n")
+///     from: ann, to: [MailAddress(address: "bob@example.org")], subject: "Re: Plan", date: .now,
+///     timeZone: .current, messageID: MessageIDGenerator.make(for: ann), body: "Sounds good.\n")
 /// let raw = try message.rfc5322()
 /// ```
 ///
