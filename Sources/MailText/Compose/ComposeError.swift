@@ -5,8 +5,9 @@ import Foundation
 /// Each case names input that would make a malformed or dangerous message (a line break in an address would
 /// start a new header), so the message is refused rather than repaired behind the user's back.
 public enum ComposeError: Error, Sendable, Equatable {
-    /// An address is empty, lacks `local@domain`, or holds a control character, whitespace or an angle
-    /// bracket outside a quoted local part.
+    /// An address is empty, lacks `local@domain`, or holds a character that could break the header or add
+    /// a recipient (a control character, an angle bracket, or whitespace or an RFC 5322 special outside a
+    /// quoted local part).
     case invalidAddress(String)
     /// A message id (Message-ID, In-Reply-To, References) is empty or holds whitespace, a control character
     /// or an angle bracket inside its brackets.

@@ -25,7 +25,8 @@ enum HeaderEncoding {
     static let longestLiteralWord = 60
 
     /// Header text as it may be written: every control character (CR and LF included, so no value can start
-    /// a header of its own), and every run of whitespace, becomes one space; the ends are trimmed.
+    /// a header of its own), Unicode line and paragraph separators, and every run of them or of spaces,
+    /// become one space; the ends are trimmed.
     static func cleaned(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
         var pendingSpace = false

@@ -3,10 +3,10 @@ import Foundation
 /// A plain-text message to send, and its RFC 5322 form (what Gmail's `messages.send` takes as `raw`).
 ///
 /// ```swift
+/// let ann = MailAddress(name: "Ann", address: "ann@example.org")
 /// let message = OutgoingMessage(
-///     from: MailAddress(name: "Ann", address: "ann@example.org"), to: [MailAddress(address: "bob@example.org")],
-///     subject: "Re: Plan", date: .now, timeZone: .current, messageID: MessageIDGenerator.make(for: from),
-///     body: "Sounds good.\n")
+///     from: ann, to: [MailAddress(address: "bob@example.org")], subject: "Re: Plan", date: .now,
+///     timeZone: .current, messageID: MessageIDGenerator.make(for: ann), body: "Sounds good.\n")
 /// let raw = try message.rfc5322()
 /// ```
 ///
@@ -122,8 +122,11 @@ public struct OutgoingMessage: Sendable, Equatable {
         for (offset, scalar) in address.unicodeScalars.enumerated() {
             let value = scalar.value
             let insideQuotes = quotedLocal && offset < local.unicodeScalars.count
+            // A comma, semicolon or colon would make a reader see two addresses (or a group), a parenthesis a
+            // comment: outside a quoted local part they could add a recipient.
             if value < 0x20 || (0x7F...0x9F).contains(value) || scalar == "<" || scalar == ">"
                 || (scalar.properties.isWhitespace && !(insideQuotes && scalar == " "))
+                || (!insideQuotes && ",;:()\"\\".unicodeScalars.contains(scalar))
             {
                 throw .invalidAddress(raw)
             }

@@ -52,8 +52,9 @@ public enum ReplySubject {
 
     /// The words clients put before a reply's subject, lowercased, without the colon or a counter.
     ///
-    /// Compared after lowercasing, so `RE`, `Re` and `re` are one entry. Sources: the defaults of Outlook,
-    /// Thunderbird, Apple Mail and webmail in the languages they ship, as seen in real mail.
+    /// Compared after lowercasing, so `RE`, `Re` and `re` are one entry. These are the words localized
+    /// clients (Outlook above all) write; the abbreviations are kept short of anything a subject would
+    /// start with as a word of its own (`Results:` is not `Res:`).
     static let replyWords: Set<String> = Set(
         [
             "re", "aw", "antw", "antwort", "antwoord", "sv", "svar", "vs", "odp", "odg", "rif", "r", "réf", "ref",
@@ -64,7 +65,8 @@ public enum ReplySubject {
     /// The text after a reply prefix at the start of `text` (`Re:`, `AW :`, `Re[3]:`, `回复：`); `nil` when
     /// `text` does not start with one.
     static func afterReplyPrefix(_ text: Substring) -> Substring? {
-        // The longest word in the table is short; looking further would only slow down long subjects.
+        // Every word in the table, with a counter and spaces, fits in 16 characters; looking further would
+        // only slow down long subjects.
         guard let colon = text.prefix(16).firstIndex(where: { $0 == ":" || $0 == "：" }) else { return nil }
         var word = text[..<colon]
         while let last = word.last, last.isWhitespace { word = word.dropLast() }

@@ -122,7 +122,8 @@ func headerLines(_ raw: [UInt8]) -> [String] {
         "Addresses that could break the header are refused",
         arguments: [
             "bob", "@example.org", "bob@", "bob\r\nBcc: eve@x@example.org", "<bob@example.org>",
-            "bob smith@example.org", "bob@exa mple.org", "bob\u{7}@example.org",
+            "bob smith@example.org", "bob@exa mple.org", "bob@example.org,eve@evil.example",
+            "bob;eve@evil.example", "bob(eve)@example.org", "Team: bob@example.org", "bob\u{7}@example.org",
             String(repeating: "a", count: 250) + "@x.org",
         ])
     func invalidAddresses(address: String) {
