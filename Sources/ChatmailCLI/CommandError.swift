@@ -20,6 +20,12 @@ enum CommandError: Error, Sendable {
     case badInput(String)
     /// The input (named as the user gave it, or "stdin") is not an email message, and why.
     case notAMessage(String, MessageValidation.Rejection)
+    /// The text of a reply or message is empty (or only the editor's help comment): nothing is queued.
+    case emptyMessage
+    /// The editor could not be started, or exited with a failure: nothing is queued.
+    case editorFailed(String)
+    /// What `reply` or `send` was given cannot be sent (a bad address, too large); nothing is queued.
+    case cannotSend(String)
 }
 
 extension CommandError: LocalizedError {
@@ -46,6 +52,12 @@ extension CommandError: LocalizedError {
             "Cannot read the input: \(reason)."
         case .notAMessage(let name, let rejection):
             "\(name) is not an email message: \(rejection)."
+        case .emptyMessage:
+            "The message is empty; nothing was queued."
+        case .editorFailed(let reason):
+            "The editor failed (\(reason)); nothing was queued."
+        case .cannotSend(let reason):
+            "\(reason) Nothing was queued."
         }
     }
 

@@ -73,6 +73,11 @@ enum ExitStatus: Int32, Sendable {
             case .homeHoldsAccount: self = .usage
             case .emulatorMissing, .emulatorFailed, .mailboxMissing, .unreadableMarker: self = .failure
             }
+        case let error as ReplyPlanner.Failure:
+            switch error {
+            case .nothingToAnswer, .listDoesNotAcceptPosts: self = .usage
+            case .noOwnAddress: self = .notLoggedIn
+            }
         case is SearchError, is ConfigError:
             self = .usage
         case let error as ExportError:
@@ -87,6 +92,7 @@ enum ExitStatus: Int32, Sendable {
                 self = .personNotFound
             case .outputFailed: self = .failure
             case .badInput, .notAMessage: self = .dataError
+            case .emptyMessage, .editorFailed, .cannotSend: self = .usage
             }
         default:
             return nil

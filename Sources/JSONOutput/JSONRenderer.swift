@@ -32,6 +32,10 @@ public struct JSONRenderer: Sendable {
                         labels: message.labels,
                         attachments: message.attachments.map {
                             AttachmentJSON(filename: $0.filename, mimeType: $0.mimeType, size: $0.size)
+                        },
+                        outbox: message.outbox.map {
+                            OutboxJSON(
+                                actionId: $0.actionID.rawValue, status: $0.status.rawValue, lastError: $0.lastError)
                         })
                 }))
     }
@@ -198,6 +202,23 @@ struct MessageJSON: Encodable {
     var text: String
     var labels: [String]
     var attachments: [AttachmentJSON]
+    /// Only on a message still in the outbox; absent once Gmail has it.
+    var outbox: OutboxJSON?
+}
+
+struct OutboxJSON: Encodable {
+    var actionId: Int64
+    var status: String
+    var lastError: String?
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(actionId, forKey: .actionId)
+        try container.encode(status, forKey: .status)
+        try container.encode(lastError, forKey: .lastError)  // null, not absent
+    }
+
+    enum CodingKeys: String, CodingKey { case actionId, status, lastError }
 }
 
 struct TranscriptJSON: Encodable {

@@ -47,7 +47,18 @@ extension BubbleMessage {
             from: Person(message.from), isFromMe: message.isFromMe, isUnread: message.isUnread,
             dateMs: message.internalDateMs, subject: message.subject, text: message.text,
             originalText: message.originalText, isNewsletter: message.isNewsletter,
-            attachments: message.attachments.map { Attachment(filename: $0.filename, size: $0.size) })
+            attachments: message.attachments.map { Attachment(filename: $0.filename, size: $0.size) },
+            delivery: message.outbox.map(Self.delivery))
+    }
+
+    /// The outbox mark of a bubble header.
+    static func delivery(_ state: OutboxState) -> String {
+        switch state.status {
+        case .queued: "queued"
+        case .sending: "sending"
+        case .failed: "failed, will retry"
+        case .abandoned: "not sent (chatmail pending)"
+        }
     }
 }
 

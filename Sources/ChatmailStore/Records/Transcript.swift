@@ -29,6 +29,8 @@ public struct TranscriptMessage: Sendable, Equatable {
     /// Label names, sorted.
     public var labels: [String]
     public var attachments: [Attachment]
+    /// Where the message is on its way to Gmail, while it is in the outbox; `nil` for every other message.
+    public var outbox: OutboxState?
 
     /// `true` when the message is UNREAD.
     public var isUnread: Bool { labels.contains("UNREAD") }
@@ -36,8 +38,9 @@ public struct TranscriptMessage: Sendable, Equatable {
     public init(
         id: MessageID, gmailID: String, threadID: String, from: EmailAddress, isFromMe: Bool, internalDateMs: Int64,
         subject: String, text: String, originalText: String?, isNewsletter: Bool, labels: [String],
-        attachments: [Attachment]
+        attachments: [Attachment], outbox: OutboxState? = nil
     ) {
+        self.outbox = outbox
         self.id = id
         self.gmailID = gmailID
         self.threadID = threadID

@@ -38,7 +38,9 @@ extension ChatmailStore {
                 db,
                 sql: """
                     SELECT m.id, m.gmail_id, m.thread_id, m.from_address, m.from_name, m.is_from_me,
-                           m.internal_date_ms, m.subject, m.body_text, m.original_text, m.snippet, m.is_newsletter
+                           m.internal_date_ms, m.subject, m.body_text, m.original_text, m.snippet, m.is_newsletter,
+                           (SELECT o.action_id FROM outbox o
+                            WHERE o.account_id = m.account_id AND o.local_gmail_id = m.gmail_id) AS outbox_action
                     \(visible)
                     ORDER BY m.internal_date_ms DESC, m.id DESC
                     LIMIT :limit
@@ -74,6 +76,23 @@ extension ChatmailStore {
                         filename: row["filename"], mimeType: row["mime_type"], size: row["size"],
                         isInline: row["is_inline"]))
             }
+            var outbox: [PendingActionID: OutboxState] = [:]
+            let actionIDs = rows.compactMap { $0["outbox_action"] as Int64? }
+            if !actionIDs.isEmpty {
+                for row in try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT id, status, last_error FROM pending_action
+                        WHERE id IN (SELECT value FROM json_each(?))
+                        """,
+                    arguments: ["[" + actionIDs.map(String.init).joined(separator: ",") + "]"])
+                {
+                    let id: PendingActionID = row["id"]
+                    if let status = PendingActionStatus(rawValue: row["status"]) {
+                        outbox[id] = OutboxState(actionID: id, actionStatus: status, lastError: row["last_error"])
+                    }
+                }
+            }
             let messages = rows.reversed().map { row -> TranscriptMessage in
                 let id: MessageID = row["id"]
                 let body: String = row["body_text"]
@@ -82,7 +101,8 @@ extension ChatmailStore {
                     from: EmailAddress(address: row["from_address"], name: row["from_name"]),
                     isFromMe: row["is_from_me"], internalDateMs: row["internal_date_ms"], subject: row["subject"],
                     text: body.isEmpty ? row["snippet"] : body, originalText: row["original_text"],
-                    isNewsletter: row["is_newsletter"], labels: labels[id] ?? [], attachments: attachments[id] ?? [])
+                    isNewsletter: row["is_newsletter"], labels: labels[id] ?? [], attachments: attachments[id] ?? [],
+                    outbox: (row["outbox_action"] as PendingActionID?).flatMap { outbox[$0] })
             }
             return Transcript(
                 conversation: conversation, messages: messages,

@@ -178,3 +178,31 @@ extension StoreTransaction {
         return (row["rfc822_message_id"], references)
     }
 }
+
+extension StoreTransaction {
+    /// The account's addresses: the primary first, then every sendAs alias.
+    public func ownAddresses(of account: AccountID) throws -> [EmailAddress] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT address, display_name FROM account_alias WHERE account_id = ?
+                ORDER BY is_primary DESC, address_normalized
+                """,
+            arguments: [account]
+        ).map { EmailAddress(address: $0["address"], name: $0["display_name"]) }
+    }
+}
+
+extension StoreTransaction {
+    /// The live send actions of the account whose last attempt's outcome is unknown.
+    public func sendsWithUnknownOutcome(in account: AccountID) throws -> [PendingActionID] {
+        try PendingActionID.fetchAll(
+            db,
+            sql: """
+                SELECT o.action_id FROM outbox o JOIN pending_action a ON a.id = o.action_id
+                WHERE o.account_id = ? AND o.outcome_unknown = 1 AND a.status IN ('pending', 'failed', 'processing')
+                ORDER BY o.action_id
+                """,
+            arguments: [account])
+    }
+}

@@ -76,6 +76,7 @@ public struct SyncEngine: Sendable {
         }
         try await ListHeaderBackfillPhase(gmail: gmail, store: store, tracker: tracker, chunkSize: chunkSize).run(
             in: account.id)
+        try await pusher.settleAfterPull(account: account.id)
         report.pendingSent = pendingSent
         report.historyId = String(historyID)
         report.conversationsUpdated = await tracker.changed.count

@@ -41,6 +41,13 @@ public protocol PendingActionPusher: Sendable {
     /// Sends every due action; returns how many were sent. ``SyncEngine`` calls it while it holds the
     /// account's ``SyncLock``, so an implementation must not take that lock again.
     func pushDue(account: AccountID) async throws -> Int
+    /// Runs after the pull, under the same lock: settles what the pull may have made visible (a sent
+    /// message whose send had an unknown outcome). Nothing by default.
+    func settleAfterPull(account: AccountID) async throws
+}
+
+extension PendingActionPusher {
+    public func settleAfterPull(account: AccountID) async throws {}
 }
 
 /// Errors that stop a sync, with what to do next.

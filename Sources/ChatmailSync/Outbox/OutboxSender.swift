@@ -74,6 +74,24 @@ struct OutboxSender {
         }
     }
 
+    /// Asks Gmail about every send whose outcome is unknown, without sending anything, and completes
+    /// those that went out. A sync runs it after pulling: a message the pull just brought from Gmail must
+    /// not stay beside its outbox copy until the action is due again.
+    /// - returns: how many were found sent.
+    func settleUnknownOutcomes(account: AccountID) async throws -> Int {
+        var settled = 0
+        for id in try await store.write({ tx in try tx.sendsWithUnknownOutcome(in: account) }) {
+            guard let entry = try await store.write({ tx in try tx.outboxEntry(id, in: account) }),
+                let action = try await store.write({ tx in try tx.pendingAction(id, in: account) })
+            else { continue }
+            if case .sent(let gmailID, let threadID) = try await SendVerifier(gmail: gmail).find(entry) {
+                try await complete(action, gmailID: gmailID, threadID: threadID, account: account)
+                settled += 1
+            }
+        }
+        return settled
+    }
+
     /// Records the outcome of a failed attempt.
     private func failed(
         _ action: PendingAction, previousStatus: PendingActionStatus, entry: OutboxEntry, _ error: GmailAPIError,

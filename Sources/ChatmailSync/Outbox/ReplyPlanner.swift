@@ -72,8 +72,12 @@ public enum ReplyPlanner {
             from: primary, to: recipients, subject: subject, body: text, target: "message to \(names)")
     }
 
-    static func mail(_ address: EmailAddress) -> MailAddress { MailAddress(name: address.name, address: address.address) }
-    static func email(_ address: MailAddress) -> EmailAddress { EmailAddress(address: address.address, name: address.name) }
+    static func mail(_ address: EmailAddress) -> MailAddress {
+        MailAddress(name: address.name, address: address.address)
+    }
+    static func email(_ address: MailAddress) -> EmailAddress {
+        EmailAddress(address: address.address, name: address.name)
+    }
 }
 
 extension ReplyPlanner.Failure: LocalizedError {

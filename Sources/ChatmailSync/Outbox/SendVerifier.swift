@@ -29,7 +29,9 @@ struct SendVerifier {
         }
         var candidates: [String] = []
         do {
-            guard let start = entry.checkFromHistory.flatMap(UInt64.init) else { throw GmailAPIError.giveUp(.historyExpired) }
+            guard let start = entry.checkFromHistory.flatMap(UInt64.init) else {
+                throw GmailAPIError.giveUp(.historyExpired)
+            }
             let listing = try await gmail.listHistory(
                 startHistoryID: start, historyTypes: [.messageAdded], labelID: "SENT")
             candidates = listing.records.flatMap { $0.messagesAdded.map(\.message.id) }
@@ -42,7 +44,8 @@ struct SendVerifier {
         for id in candidates where seen.insert(id).inserted {
             let message: Message
             do {
-                message = try await gmail.getMessage(id: id, format: .metadata(headers: ["Date", "Subject", "To", "Cc"]))
+                message = try await gmail.getMessage(
+                    id: id, format: .metadata(headers: ["Date", "Subject", "To", "Cc"]))
             } catch GmailAPIError.giveUp(.notFound) {
                 continue  // deleted since: not ours to find
             }

@@ -137,12 +137,19 @@ public struct ActionQueue: Sendable {
     /// Drops failed or abandoned actions and asks for their messages' labels to be re-read from Gmail
     /// (``PendingActionSender/recheckLabels(account:)`` does it; the next sync does it otherwise).
     /// - returns: the dropped actions.
+    ///
+    /// A dismissed send drops its message too: the bubble goes with it. (If an earlier attempt did
+    /// reach Gmail, sync brings the server's copy like any other message.)
     public func dismiss(_ selection: Selection, account: AccountID) async throws -> [PendingAction] {
-        try await store.write { tx -> [PendingAction] in
+        try await ModificationTracker().write(in: store) { tx, modifications -> [PendingAction] in
             let actions = try Self.select(selection, tx: tx, account: account)
             for action in actions {
+                if action.kind == .send {
+                    modifications.report(try tx.dropOutboxMessage(of: action.id, in: account))
+                } else {
+                    try tx.enqueueLabelRecheck(action.targetIDs, in: account)
+                }
                 try tx.deletePendingAction(action.id, in: account)
-                try tx.enqueueLabelRecheck(action.targetIDs, in: account)
             }
             return actions
         }

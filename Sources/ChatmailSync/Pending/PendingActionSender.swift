@@ -87,6 +87,10 @@ public struct PendingActionSender: PendingActionPusher {
         try await sendDue(account: account).sent
     }
 
+    public func settleAfterPull(account: AccountID) async throws {
+        _ = try await outbox.settleUnknownOutcomes(account: account)
+    }
+
     /// Sends every due action, then re-reads the labels waiting to be re-read, holding the account's
     /// ``SyncLock`` throughout.
     /// - throws: ``SyncError/alreadyRunning`` when a sync or another queue run of the account is under way.

@@ -79,9 +79,9 @@ public struct ParsedMessage: Sendable, Equatable {
         listPosting = headers.first("List-Post").flatMap(ListHeaders.posting)
         dateMs = headers.first("Date").flatMap { MailDate.parse(String(decoding: $0, as: UTF8.self)) }
         messageID = headers.first("Message-ID").map {
-            MessageIDs.parse($0).first ?? String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            ReplyReferences.parse($0).first ?? String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespaces)
         }
-        references = headers.first("References").map(MessageIDs.parse) ?? []
+        references = headers.first("References").map(ReplyReferences.parse) ?? []
         let body = BodySelector.select(in: root)
         plainPart = body.plain
         htmlPart = body.html

@@ -49,11 +49,14 @@ public struct BubbleMessage: Sendable, Equatable {
     public var originalText: String?
     public var isNewsletter: Bool
     public var attachments: [Attachment]
+    /// For a message still in the outbox: where it is ("queued", "sending", "failed", "not sent").
+    public var delivery: String?
 
     public init(
         from: Person, isFromMe: Bool, isUnread: Bool, dateMs: Int64, subject: String, text: String,
-        originalText: String?, isNewsletter: Bool, attachments: [Attachment]
+        originalText: String?, isNewsletter: Bool, attachments: [Attachment], delivery: String? = nil
     ) {
+        self.delivery = delivery
         self.from = from
         self.isFromMe = isFromMe
         self.isUnread = isUnread

@@ -108,9 +108,13 @@ public struct TranscriptRenderer: Sendable {
         return lines
     }
 
-    /// "Alice · 14:02" on the left in her colour, or "You · 14:05" on the right.
+    /// "Alice · 14:02" on the left in her colour, or "You · 14:05" on the right ("You · 14:05 · queued"
+    /// while the message is in the outbox).
     func header(for message: BubbleMessage) -> String {
-        let clock = " " + glyphs.separatorDot + " " + time.clockTime(message.dateMs)
+        var clock = " " + glyphs.separatorDot + " " + time.clockTime(message.dateMs)
+        if let delivery = message.delivery {
+            clock += " " + glyphs.separatorDot + " " + TerminalSafeText.singleLine(delivery)
+        }
         if message.isFromMe {
             let text = DisplayWidth.truncate("You" + clock, toWidth: width, ellipsis: glyphs.ellipsis)
             return String(repeating: " ", count: max(0, width - DisplayWidth.of(text))) + palette.paint(text, .accent)

@@ -1,0 +1,141 @@
+import ChatmailStore
+import ChatmailSync
+import Foundation
+import GmailAPI
+import JSONOutput
+import MailText
+import TerminalUI
+
+/// What `reply` and `send` share: queue the message (stored before any network call), then try to
+/// send it at once, and say which of the two happened.
+enum OutboxCommand {
+    /// Gmail's limit for a message sent through the API.
+    static let maximumBytes = GmailClient.sendSizeLimit
+
+    static func queueAndSend(
+        _ message: QueuedMessage, env: AppEnvironment, store: ChatmailStore, account: AccountID, json: Bool
+    )
+        async throws
+    {
+        try check(message)
+        let crashes = try Sync.crashPoints(env.environment)
+        let action = try await ModificationTracker().write(in: store) { tx, modifications in
+            let queued = try tx.queueSend(message, in: account)
+            modifications.report(queued.affected)
+            return queued.action
+        }
+        let outcome = await sendNow(action, env: env, store: store, account: account, crashes: crashes)
+        let (entry, pending) = try await store.write { tx in
+            (try tx.outboxEntry(action, in: account), try tx.pendingAction(action, in: account))
+        }
+        let status: String
+        switch outcome {
+        case .sent: status = "sent"
+        case .abandoned: status = "abandoned"
+        case .queued: status = "queued"
+        }
+        if json {
+            try env.write(
+                try JSONRenderer(time: env.time).encode(
+                    SendResultJSON(
+                        actionId: action, status: status, gmailId: entry?.sentGmailID, threadId: entry?.sentThreadID,
+                        lastError: pending?.lastError)))
+        } else {
+            try env.write(describe(outcome, action: action, message: message) + "\n")
+        }
+        if case .abandoned(let reason) = outcome {
+            throw json ? ErrorReportedInJSON(error: SendRefused(reason: reason)) : SendRefused(reason: reason)
+        }
+        if case .queued(let reason as GmailAPIError) = outcome, case .logInAgain = reason { throw reason }
+    }
+
+    enum Outcome {
+        case sent
+        /// Waiting safely in the queue, with why it was not sent now.
+        case queued(any Error)
+        case abandoned(String)
+    }
+
+    /// Tries to send the queued action now; never throws, since the message is safely queued whatever
+    /// happens here.
+    static func sendNow(
+        _ action: PendingActionID, env: AppEnvironment, store: ChatmailStore, account: AccountID, crashes: CrashPoints
+    ) async -> Outcome {
+        do {
+            let connection = try GmailConnection.open(env)
+            defer { connection.close() }
+            let sender = PendingActionSender(
+                store: store, gmail: connection.client, clock: env.clock, crashes: crashes)
+            switch try await sender.sendMessage(action, account: account) {
+            case .completed: return .sent
+            case .abandoned:
+                return .abandoned(
+                    try await lastError(of: action, store: store, account: account) ?? "Gmail refused it.")
+            case .unreachable(let error): return .queued(error)
+            case .failed, .skipped:
+                let reason = try await lastError(of: action, store: store, account: account) ?? "it was not sent yet"
+                return .queued(NotSentYet(reason: reason))
+            }
+        } catch {
+            return .queued(error)
+        }
+    }
+
+    static func lastError(of action: PendingActionID, store: ChatmailStore, account: AccountID) async throws -> String?
+    {
+        try await store.write { tx in try tx.pendingAction(action, in: account)?.lastError }
+    }
+
+    static func describe(_ outcome: Outcome, action: PendingActionID, message: QueuedMessage) -> String {
+        let to = TerminalSafeText.singleLine((message.to + message.cc).map(\.address).joined(separator: ", "))
+        switch outcome {
+        case .sent:
+            return "Sent to \(to) (#\(action.rawValue))."
+        case .abandoned(let reason):
+            return "Not sent to \(to): \(TerminalSafeText.singleLine(reason)) (#\(action.rawValue), abandoned; "
+                + "`chatmail pending retry \(action.rawValue)` or `dismiss \(action.rawValue)`)."
+        case .queued(let error):
+            let reason = TerminalSafeText.singleLine(ExitStatus.summary(of: error))
+            return "Queued for \(to) (#\(action.rawValue)); not sent yet: \(reason) "
+                + "It is sent on the next `chatmail sync` or `chatmail pending run`."
+        }
+    }
+
+    /// Refuses, before anything is queued, a message Gmail would refuse whatever happens.
+    static func check(_ message: QueuedMessage) throws {
+        let probe = OutgoingMessage(
+            from: ReplyAddressingBridge.mail(message.from), to: message.to.map(ReplyAddressingBridge.mail),
+            cc: message.cc.map(ReplyAddressingBridge.mail), subject: message.subject,
+            date: Date(timeIntervalSince1970: 0),
+            timeZone: TimeZone(secondsFromGMT: 0) ?? .current, messageID: "<probe@chatmail.invalid>",
+            body: message.body)
+        let bytes: [UInt8]
+        do {
+            bytes = try probe.rfc5322()
+        } catch {
+            throw CommandError.cannotSend(error.localizedDescription)
+        }
+        if bytes.count > maximumBytes {
+            throw CommandError.cannotSend(
+                "The message is \(bytes.count / 1_048_576) MB; Gmail sends at most \(maximumBytes / 1_048_576) MB.")
+        }
+    }
+}
+
+/// Why a queued message waits: the last attempt's error as the queue recorded it.
+struct NotSentYet: Error, LocalizedError {
+    var reason: String
+    var errorDescription: String? { reason }
+}
+
+/// A send Gmail refused for good: the message stays in `chatmail pending` as abandoned.
+struct SendRefused: Error, LocalizedError {
+    var reason: String
+    var errorDescription: String? { "Gmail refused the message: \(reason)" }
+}
+
+enum ReplyAddressingBridge {
+    static func mail(_ address: EmailAddress) -> MailAddress {
+        MailAddress(name: address.name, address: address.address)
+    }
+}
