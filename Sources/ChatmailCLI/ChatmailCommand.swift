@@ -29,7 +29,8 @@ public struct ChatmailCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             Demo.self, Login.self, Sync.self, Conversations.self, Show.self, Search.self, Reply.self, Send.self,
-            Export.self, Status.self, Archive.self, Unarchive.self, Read.self, Unread.self, Star.self, Unstar.self, Trash.self, Pending.self,
+            Export.self, Status.self, Archive.self, Unarchive.self, Read.self, Unread.self, Star.self, Unstar.self,
+            Trash.self, Pending.self,
             View.self, Sanitize.self, Import.self,
         ]
     )

@@ -100,7 +100,8 @@ extension StoreTransaction {
     /// server's id (or goes, when sync stored the server's copy first), and the action completes.
     /// - returns: the conversations to roll up.
     public func completeSend(
-        _ action: PendingActionID, gmailID: String, threadID: String, rfc822MessageID: String?, in account: AccountID
+        _ action: PendingActionID, gmailID: String, threadID: String, rfc822MessageID: String?,
+        references: [String] = [], in account: AccountID
     ) throws -> Set<ConversationID> {
         guard let entry = try outboxEntry(action, in: account) else { return [] }
         var touched: Set<ConversationID> = []
@@ -109,8 +110,14 @@ extension StoreTransaction {
             touched.formUnion(try deleteMessages(gmailIDs: [entry.localGmailID], in: account))
         } else if let row = local.first {
             try db.execute(
-                sql: "UPDATE message SET gmail_id = ?, thread_id = ?, rfc822_message_id = ? WHERE id = ?",
-                arguments: [gmailID, threadID, rfc822MessageID, row.message])
+                sql: """
+                    UPDATE message SET gmail_id = ?, thread_id = ?, rfc822_message_id = ?, references_header = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    gmailID, threadID, rfc822MessageID, references.isEmpty ? nil : references.joined(separator: " "),
+                    row.message,
+                ])
             touched.insert(row.conversation)
         }
         if let rfc822MessageID {

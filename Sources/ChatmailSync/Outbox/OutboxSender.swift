@@ -162,10 +162,14 @@ struct OutboxSender {
         // Best effort: without it the next reply reads the Message-ID from Gmail when it is sent.
         let sent = try? await gmail.getMessage(id: gmailID, format: .metadata(headers: ["Message-ID"]))
         let messageID = sent?.payload?.header("Message-ID").flatMap { ReplyReferences.parse($0).first }
+        // The References we wrote: the next reply continues the chain from them.
+        let entry = try await store.write { tx in try tx.outboxEntry(action.id, in: account) }
+        let references = entry?.raw.map { ParsedMessage(raw: $0).references } ?? []
         try await tracker.write(in: store) { tx, modifications in
             modifications.report(
                 try tx.completeSend(
-                    action.id, gmailID: gmailID, threadID: threadID, rfc822MessageID: messageID, in: account))
+                    action.id, gmailID: gmailID, threadID: threadID, rfc822MessageID: messageID,
+                    references: references, in: account))
         }
     }
 
