@@ -202,8 +202,27 @@ struct MessageJSON: Encodable {
     var text: String
     var labels: [String]
     var attachments: [AttachmentJSON]
-    /// Only on a message still in the outbox; absent once Gmail has it.
+    /// Only a message still in the outbox has one; null once Gmail has it.
     var outbox: OutboxJSON?
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(gmailId, forKey: .gmailId)
+        try container.encode(threadId, forKey: .threadId)
+        try container.encode(from, forKey: .from)
+        try container.encode(isFromMe, forKey: .isFromMe)
+        try container.encode(date, forKey: .date)
+        try container.encode(subject, forKey: .subject)
+        try container.encode(text, forKey: .text)
+        try container.encode(labels, forKey: .labels)
+        try container.encode(attachments, forKey: .attachments)
+        try container.encode(outbox, forKey: .outbox)  // null, not absent
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, gmailId, threadId, from, isFromMe, date, subject, text, labels, attachments, outbox
+    }
 }
 
 struct OutboxJSON: Encodable {

@@ -163,6 +163,18 @@ import Testing
         try checker.check(
             try await gmail.run(["pending", "run", "--json"], environment: later), "pending run", shape: "pending-run")
 
+        // A reply while Gmail is unreachable is queued, and shows in the transcript with its outbox state;
+        // online, the next one is sent.
+        try checker.check(
+            try await gmail.run(["reply", "bob", "-m", "Queued while offline", "--json"], environment: offline),
+            "reply offline", shape: "send-result")
+        try checker.check(
+            try await gmail.run(["show", "bob", "--json"], environment: offline), "show with outbox",
+            shape: "transcript")
+        try checker.check(
+            try await gmail.run(["send", "zed@example.com", "--subject", "Hi", "-m", "Hello Zed", "--json"]), "send",
+            shape: "send-result")
+
         // Commands on files.
         let importHome = fixture.home.appendingPathComponent("import-home")
         let mbox = packageRoot.appendingPathComponent("Fixtures/import/takeout.mbox").path

@@ -46,7 +46,10 @@ enum OutboxCommand {
         if case .abandoned(let reason) = outcome {
             throw json ? ErrorReportedInJSON(error: SendRefused(reason: reason)) : SendRefused(reason: reason)
         }
-        if case .queued(let reason as GmailAPIError) = outcome, case .logInAgain = reason { throw reason }
+        // Queued, but nothing can send it until the user logs in: say so with the login's exit code.
+        if case .queued(let reason) = outcome, ExitStatus(for: reason) == .notLoggedIn {
+            throw json ? ErrorReportedInJSON(error: reason) : reason
+        }
     }
 
     enum Outcome {
