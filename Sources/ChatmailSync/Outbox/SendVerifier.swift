@@ -8,8 +8,8 @@ import MailText
 ///
 /// Gmail may replace the Message-ID we wrote, so the message is recognised by what it keeps: the Date
 /// header (ours, to the second), the subject and the recipients. Candidates are the messages added to
-/// SENT since the history id saved before the request; when that history has expired, the newest sent
-/// messages (the request is recent, so the message would be among them).
+/// SENT since the history id saved before the request, newest first; when that history has expired, the
+/// newest sent messages (the request is recent, so the message would be among them).
 struct SendVerifier {
     let gmail: GmailClient
 
@@ -34,7 +34,8 @@ struct SendVerifier {
             }
             let listing = try await gmail.listHistory(
                 startHistoryID: start, historyTypes: [.messageAdded], labelID: "SENT")
-            candidates = listing.records.flatMap { $0.messagesAdded.map(\.message.id) }
+            // Newest first: the message looked for was sent after everything else in that history.
+            candidates = listing.records.flatMap { $0.messagesAdded.map(\.message.id) }.reversed()
         } catch GmailAPIError.giveUp(.historyExpired) {
             candidates = try await gmail.listMessages(labelIDs: ["SENT"], maxResults: Self.fallbackWindow).messages
                 .map(\.id)
