@@ -141,6 +141,12 @@ let package = Package(
             dependencies: ["TextSafety", "CWidth"],
             swiftSettings: strictSettings
         ),
+        // A raw-mode terminal on Glibc termios: keys, size, signals, and frames drawn by diffing.
+        .target(
+            name: "TerminalKit",
+            dependencies: ["CWidth"],
+            swiftSettings: strictSettings
+        ),
         // The views of stored records that TerminalUI draws: the one module that knows both sides.
         .target(
             name: "RecordViews",
