@@ -153,6 +153,13 @@ let package = Package(
             dependencies: ["ChatmailStore", "TerminalUI"],
             swiftSettings: strictSettings
         ),
+        // The interactive app's pure core: state, events, effects, the reducer and the frame view. It runs
+        // nothing itself; a runtime executes its effects and feeds the results back as events.
+        .target(
+            name: "ChatmailApp",
+            dependencies: ["TerminalKit", "TerminalUI", "RecordViews", "ChatmailStore", "ChatmailSync"],
+            swiftSettings: strictSettings
+        ),
         // The `--json` encodings scripts read.
         .target(
             name: "JSONOutput",
@@ -251,6 +258,11 @@ let package = Package(
             dependencies: ["TerminalUI", "RecordViews", "JSONOutput", "MarkdownExport", "ChatmailStore"],
             // Golden files are read from the source tree, so `CHATMAIL_UPDATE_GOLDENS=1` can rewrite them.
             exclude: ["Golden"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ChatmailAppTests",
+            dependencies: ["ChatmailApp", "ChatmailStore", "TerminalKit", "TerminalUI"],
             swiftSettings: strictSettings
         ),
         .testTarget(
