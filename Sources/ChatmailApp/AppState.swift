@@ -25,8 +25,10 @@ public struct AppState: Sendable, Equatable {
     public var listLimit: Int
 
     public var focus: Focus = .list
-    /// Where Esc returns from the help overlay, the search, the composer and the pending queue.
+    /// Where Esc returns from the search, the composer and the pending queue.
     public var returnFocus: Focus = .list
+    /// Where the help overlay returns to: it opens over any mode.
+    public var helpReturnFocus: Focus = .list
     public var filter: ListFilter = .inbox
     public var conversations: [ConversationSummary] = []
     /// The selected conversation, kept by id so a reload that reorders the list keeps it selected.
@@ -47,7 +49,9 @@ public struct AppState: Sendable, Equatable {
     /// Whether a sync was asked for while one ran: another runs when it ends, to carry the new work.
     public var syncRequestedWhileRunning = false
     /// Work started and not yet answered, for the progress note.
-    public var work: [Work: Int64?] = [:]
+    public var running: Set<Work> = []
+    /// When each running work was first seen by a tick.
+    public var runningSince: [Work: Int64] = [:]
 
     public init(
         account: String, size: TerminalSize, glyphs: Glyphs = .rounded, timeZone: TimeZone = .current,
@@ -61,6 +65,13 @@ public struct AppState: Sendable, Equatable {
         self.syncIntervalMs = syncIntervalMs
         self.transcriptLimit = transcriptLimit
         self.listLimit = listLimit
+    }
+
+    /// The progress note of the work that has run longest, once it has run past the delay.
+    public var progressNote: String? {
+        let slow = runningSince.filter { nowMs - $0.value >= AppReducer.progressDelayMs && running.contains($0.key) }
+        return slow.min { $0.value < $1.value || $0.value == $1.value && $0.key.rawValue < $1.key.rawValue }?.key
+            .progressNote
     }
 
     public var layout: AppLayout { AppLayout(size: size, composerRows: composer?.visibleRowCount ?? 0) }

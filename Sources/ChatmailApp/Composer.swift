@@ -1,5 +1,6 @@
 import ChatmailStore
 import Foundation
+import TerminalUI
 
 /// The message being written at the bottom of the screen: a reply, or a new message that first asks
 /// for its addresses and subject.
@@ -79,8 +80,9 @@ public struct Composer: Sendable, Equatable {
     }
 
     public mutating func insert(_ text: String) {
-        // Carriage returns from a pasted CRLF text would draw as nothing and confuse line counting.
-        let normalized = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        // Pasted text may hold escape sequences or carriage returns; the composer keeps only what it can
+        // draw, and a tab, which a terminal would widen to its next stop, becomes a space.
+        let normalized = TerminalSafeText.sanitize(text).replacingOccurrences(of: "\t", with: " ")
         // The address and subject fields are one line: a pasted break there becomes a space.
         let inserted = stage == .text ? Array(normalized) : normalized.map { $0 == "\n" ? " " : $0 }
         characters.insert(contentsOf: inserted, at: cursor)

@@ -39,6 +39,8 @@ public struct Palette: Sendable {
         /// Unread counts and the unread divider.
         public static let badge = Style(parameters: "1;33")
         public static let newsletter = Style(parameters: "35")
+        /// Reverse video: the selected row of the interactive app, and its status line.
+        public static let reverse = Style(parameters: "7")
 
         /// Colours for other people; cyan is left out, it is mine.
         static let personColours = ["32", "33", "34", "35", "31", "92", "93", "94", "95", "91"]
@@ -63,5 +65,13 @@ public struct Palette: Sendable {
     public func paint(_ text: String, _ style: Style) -> String {
         guard isEnabled, !text.isEmpty else { return text }
         return "\u{1B}[\(style.parameters)m\(text)\u{1B}[0m"
+    }
+
+    /// A whole line, already styled, drawn in `style` throughout: each reset inside it turns the style
+    /// back on, so a highlighted row does not lose its highlight after its first bold word.
+    public func paintLine(_ line: String, _ style: Style) -> String {
+        guard isEnabled, !line.isEmpty else { return line }
+        let start = "\u{1B}[\(style.parameters)m"
+        return start + line.replacing("\u{1B}[0m", with: "\u{1B}[0m" + start) + "\u{1B}[0m"
     }
 }

@@ -1,0 +1,143 @@
+import ChatmailStore
+
+extension AppReducer {
+    /// The answers to effects. A stale answer (a list for a filter no longer chosen, a transcript no
+    /// longer open, hits for a query since changed) is dropped: a newer request is on its way.
+    static func result(_ state: inout AppState, _ event: AppEvent) -> [AppEffect] {
+        switch event {
+        case .conversationsLoaded(let filter, let conversations):
+            guard filter == state.filter.conversationFilter(limit: state.listLimit) else { return [] }
+            finish(&state, .loading)
+            return listLoaded(&state, conversations)
+        case .transcriptLoaded(let transcript):
+            guard var open = state.transcript, open.id == transcript.conversation.id else { return [] }
+            finish(&state, .loading)
+            open.transcript = transcript
+            state.transcript = open
+            measureTranscript(&state)
+        case .loadFailed(let message):
+            finish(&state, .loading)
+            state.status.lastError = message
+        case .searchResults(let query, let hits):
+            guard query == state.search.query else { return [] }
+            finish(&state, .search)
+            state.search.hits = hits
+            state.search.error = nil
+            state.search.selection = min(state.search.selection, max(0, hits.count - 1))
+        case .searchFailed(let query, let message):
+            guard query == state.search.query else { return [] }
+            finish(&state, .search)
+            state.search.hits = []
+            state.search.error = message
+        case .actionFinished(let report):
+            finish(&state, .action)
+            state.lastAction =
+                report.isUndo
+                ? nil
+                : LastAction(
+                    kind: report.kind, conversation: report.conversation, title: report.title,
+                    actionIDs: report.actionIDs)
+            state.status.note = note(for: report)
+            state.status.lastError = nil
+            return reloadList(&state) + reloadTranscript(&state) + requestSync(&state)
+        case .actionFailed(let message):
+            finish(&state, .action)
+            state.status.lastError = message
+        case .syncStarted:
+            state.running.insert(.sync)
+        case .syncFinished(let report):
+            finish(&state, .sync)
+            state.status.lastSyncAtMs = report.finishedAtMs
+            state.status.pendingCount = report.pendingCount
+            state.status.failedCount = report.failedCount
+            state.status.isOffline = false
+            state.status.lastError = nil
+            var effects = reloadList(&state) + reloadTranscript(&state)
+            if state.focus == .pending { effects += [.loadPending] + begin(&state, .pending) }
+            if state.syncRequestedWhileRunning {
+                state.syncRequestedWhileRunning = false
+                effects += requestSync(&state)
+            }
+            return effects
+        case .syncFailed(let message, let isOffline):
+            finish(&state, .sync)
+            // The next tick tries again; retrying at once would only fail the same way.
+            state.syncRequestedWhileRunning = false
+            state.status.isOffline = isOffline
+            state.status.lastError = message
+        case .pendingLoaded(let actions):
+            finish(&state, .pending)
+            state.pending.actions = actions
+            state.pending.selection = min(state.pending.selection, max(0, actions.count - 1))
+            state.status.pendingCount = actions.count { $0.status == .pending || $0.status == .processing }
+            state.status.failedCount = actions.count { $0.status == .failed || $0.status == .abandoned }
+        case .pendingChanged(let note):
+            finish(&state, .pending)
+            state.status.note = note
+            return [.loadPending] + begin(&state, .pending) + reloadList(&state) + requestSync(&state)
+        case .pendingFailed(let message):
+            finish(&state, .pending)
+            state.status.lastError = message
+        case .sendFinished(let note):
+            finish(&state, .send)
+            state.sentDraft = nil
+            state.status.note = note
+            state.status.lastError = nil
+            return reloadList(&state) + reloadTranscript(&state) + requestSync(&state)
+        case .sendFailed(let message):
+            finish(&state, .send)
+            state.status.lastError = message
+            // Nothing typed is lost: the draft comes back for another try.
+            if let draft = state.sentDraft, state.composer == nil {
+                state.composer = draft
+                if state.focus == .list || state.focus == .transcript { enter(&state, .composer) }
+            }
+            state.sentDraft = nil
+        case .editorFinished(let text):
+            state.composer?.isInEditor = false
+            if let text { state.composer?.replaceText(text) }
+        case .terminal, .tick:
+            break
+        }
+        return []
+    }
+
+    /// Puts a freshly loaded list in place, keeping the selected conversation selected wherever it moved,
+    /// or the same row when it left the list.
+    static func listLoaded(_ state: inout AppState, _ conversations: [ConversationSummary]) -> [AppEffect] {
+        state.conversations = conversations
+        guard !conversations.isEmpty else {
+            state.selectedID = nil
+            state.selectedIndex = 0
+            return []
+        }
+        if let id = state.selectedID, let index = conversations.firstIndex(where: { $0.id == id }) {
+            state.selectedIndex = index
+            return []
+        }
+        state.selectedIndex = min(max(0, state.selectedIndex), conversations.count - 1)
+        state.selectedID = conversations[state.selectedIndex].id
+        // Beside the list, the right pane shows the selection, unless the user is reading another one.
+        guard state.layout.isWide, state.focus != .transcript else { return [] }
+        return open(&state, conversations[state.selectedIndex].id)
+    }
+
+    /// "Archived “Lunch”", "Undid archive of “Lunch”".
+    static func note(for report: ActionReport) -> String {
+        let title = "“" + report.title + "”"
+        if report.isUndo { return "Undone: " + report.kind.rawValue + " " + title }
+        let verb: String =
+            switch report.kind {
+            case .archive: "Archived"
+            case .unarchive: "Moved to the inbox:"
+            case .read: "Marked read:"
+            case .unread: "Marked unread:"
+            case .star: "Starred"
+            case .unstar: "Unstarred"
+            case .trash: "Trashed"
+            case .untrash: "Restored"
+            case .send: "Sent"
+            }
+        return verb + " " + title + " (U undoes)"
+    }
+}

@@ -1,0 +1,147 @@
+import TerminalKit
+import TerminalUI
+
+/// Draws the app: a pure function of the state, the size and the presentation choices.
+///
+/// Every line is fitted to exactly the terminal's width and there are exactly as many lines as rows,
+/// so a frame can be diffed against the previous one line by line. The list rows, bubbles, search hits
+/// and queue rows come from TerminalUI's renderers, the same ones the commands print with; this type
+/// only arranges their lines.
+public enum AppView {
+    public static func frame(
+        for state: AppState, size: TerminalSize, palette: Palette, glyphs: Glyphs, time: TimeFormatting
+    ) -> Frame {
+        guard size.rows > 0, size.columns > 0 else { return Frame(lines: Array(repeating: "", count: max(0, size.rows))) }
+        let context = Context(state: state, palette: palette, glyphs: glyphs, time: time)
+        let composer = state.composer.map { composerLines($0, context: context, width: size.columns) }
+        let layout = AppLayout(size: size, composerRows: composer?.lines.count ?? 0)
+        let rows = layout.paneRows
+        var lines: [String]
+        var cursor: Frame.Cursor?
+        switch state.focus {
+        case .help:
+            lines = helpPane(context, width: size.columns, rows: rows)
+        case .search:
+            (lines, cursor) = searchPane(context, width: size.columns, rows: rows)
+        case .pending:
+            lines = pendingPane(context, width: size.columns, rows: rows)
+        case .list, .transcript, .composer:
+            lines = mainPanes(context, layout: layout)
+        }
+        lines = lines.prefix(rows).map { StyledLine.fit($0, width: size.columns) }
+        lines += Array(repeating: String(repeating: " ", count: size.columns), count: max(0, rows - lines.count))
+        // The composer sits above the status line; on a screen too short for both, it wins.
+        if let composer {
+            let shown = Array(composer.lines.suffix(max(0, size.rows - 1)))
+            if state.focus == .composer, let place = composer.cursor {
+                cursor = Frame.Cursor(row: lines.count + place.row - (composer.lines.count - shown.count), column: place.column)
+            }
+            lines += shown.map { StyledLine.fit($0, width: size.columns) }
+        }
+        lines.append(StyledLine.fit(statusLine(context, width: size.columns), width: size.columns))
+        let frameLines = Array(lines.suffix(size.rows))
+        if let place = cursor, place.row < 0 || place.row >= size.rows || place.column >= size.columns {
+            cursor = nil
+        }
+        return Frame(lines: frameLines, cursor: cursor)
+    }
+
+    /// What the panes need besides their size.
+    struct Context {
+        var state: AppState
+        var palette: Palette
+        var glyphs: Glyphs
+        var time: TimeFormatting
+    }
+
+    /// Side by side when wide; when narrow, the transcript once one is being read, else the list.
+    static func mainPanes(_ context: Context, layout: AppLayout) -> [String] {
+        let state = context.state
+        let rows = layout.paneRows
+        guard layout.isWide else {
+            let reading = state.focus == .transcript || state.focus == .composer && state.returnFocus == .transcript
+            return reading
+                ? transcriptPane(context, width: layout.transcriptWidth, rows: rows)
+                : listPane(context, width: layout.listWidth, rows: rows)
+        }
+        let left = listPane(context, width: layout.listWidth, rows: rows)
+        let right = transcriptPane(context, width: layout.transcriptWidth, rows: rows)
+        let separator = context.palette.paint(context.glyphs.vertical, .dim)
+        return (0..<rows).map { row in
+            StyledLine.fit(row < left.count ? left[row] : "", width: layout.listWidth) + separator
+                + StyledLine.fit(row < right.count ? right[row] : "", width: layout.transcriptWidth)
+        }
+    }
+
+    // MARK: - Composer
+
+    /// The composer's rows (at most ``Composer/maximumVisibleLines``, around the cursor) and where the
+    /// cursor is among them. The prompt leads the first line; later lines are indented under the text.
+    static func composerLines(_ composer: Composer, context: Context, width: Int)
+        -> (lines: [String], cursor: (row: Int, column: Int)?)
+    {
+        let prompt = TerminalSafeText.singleLine(composer.prompt)
+        let promptText = DisplayWidth.truncate(prompt, toWidth: max(0, width / 2), ellipsis: context.glyphs.ellipsis)
+        let indent = DisplayWidth.of(promptText)
+        let all = composer.lines
+        let (cursorLine, cursorOffset) = composer.cursorLine
+        let count = min(Composer.maximumVisibleLines, all.count)
+        let first = min(max(0, cursorLine - count + 1), all.count - count)
+        var lines: [String] = []
+        var cursor: (row: Int, column: Int)?
+        for index in first..<(first + count) {
+            let lead = index == 0 ? context.palette.paint(promptText, .bold) : String(repeating: " ", count: indent)
+            var text = Array(all[index])
+            var before = index == cursorLine ? cursorOffset : 0
+            // A line longer than the screen scrolls sideways so the cursor stays on it.
+            let room = max(1, width - indent - 1)
+            while index == cursorLine, before > 0, DisplayWidth.of(String(text[..<before])) > room {
+                text.removeFirst()
+                before -= 1
+            }
+            if index == cursorLine {
+                cursor = (lines.count, indent + DisplayWidth.of(String(text[..<before])))
+            }
+            lines.append(lead + String(text))
+        }
+        return (lines, cursor)
+    }
+
+    // MARK: - Status line
+
+    /// `me@example.com · Inbox · synced 14:02 · 2 pending · 1 failed · offline    Syncing…`, in reverse
+    /// video, or plain text when colour is off. What is happening (progress, an error, a note) is kept
+    /// at the right; the facts on the left give way first when the line is short.
+    static func statusLine(_ context: Context, width: Int) -> String {
+        let state = context.state
+        let status = state.status
+        let dot = " " + context.glyphs.separatorDot + " "
+        var facts = [TerminalSafeText.singleLine(state.account), filterName(state.filter)]
+        facts.append(status.lastSyncAtMs.map { "synced " + context.time.relative($0) } ?? "not synced yet")
+        if status.pendingCount > 0 { facts.append("\(status.pendingCount) pending") }
+        if status.failedCount > 0 { facts.append("\(status.failedCount) failed") }
+        if status.isOffline { facts.append("offline") }
+        let message =
+            state.progressNote
+            ?? status.lastError.map { "Error: " + TerminalSafeText.singleLine($0) }
+            ?? status.note.map(TerminalSafeText.singleLine)
+            ?? "? help"
+        let messageText = DisplayWidth.truncate(message, toWidth: max(0, width - 2), ellipsis: context.glyphs.ellipsis)
+        let room = max(0, width - DisplayWidth.of(messageText) - 3)
+        let left = " " + DisplayWidth.truncate(facts.joined(separator: dot), toWidth: room, ellipsis: context.glyphs.ellipsis)
+        let gap = String(repeating: " ", count: max(1, width - DisplayWidth.of(left) - DisplayWidth.of(messageText) - 1))
+        let line = StyledLine.fit(left + gap + messageText + " ", width: width)
+        return context.palette.paint(line, .reverse)
+    }
+
+    static func filterName(_ filter: ListFilter) -> String {
+        switch filter {
+        case .inbox: "Inbox"
+        case .unread: "Unread"
+        case .people: "People"
+        case .lists: "Lists"
+        case .newsletters: "Newsletters"
+        case .all: "All mail"
+        }
+    }
+}
