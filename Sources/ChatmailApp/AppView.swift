@@ -80,8 +80,10 @@ public enum AppView {
     static func composerLines(_ composer: Composer, context: Context, width: Int)
         -> (lines: [String], cursor: (row: Int, column: Int)?)
     {
+        // The reply's prompt holds the conversation's title, which came from an email.
         let prompt = TerminalSafeText.singleLine(composer.prompt)
-        let promptText = DisplayWidth.truncate(prompt, toWidth: max(0, width / 2), ellipsis: context.glyphs.ellipsis)
+        let promptText =
+            DisplayWidth.truncate(prompt, toWidth: max(0, width / 2 - 1), ellipsis: context.glyphs.ellipsis) + " "
         let indent = DisplayWidth.of(promptText)
         let all = composer.lines
         let (cursorLine, cursorOffset) = composer.cursorLine

@@ -44,13 +44,13 @@ public struct Composer: Sendable, Equatable {
 
     public var text: String { String(characters) }
 
-    /// The prompt before the text, which says what the line is for.
+    /// The prompt before the text, which says what the line is for (the view adds the space after it).
     public var prompt: String {
         switch (purpose, stage) {
-        case (.reply(_, let title), _): "Reply to " + title + ": "
-        case (.newMessage, .addresses): "To: "
-        case (.newMessage, .subject): "Subject: "
-        case (.newMessage, .text): "Message: "
+        case (.reply(_, let title), _): "Reply to " + title + ":"
+        case (.newMessage, .addresses): "To:"
+        case (.newMessage, .subject): "Subject:"
+        case (.newMessage, .text): "Message:"
         }
     }
 
