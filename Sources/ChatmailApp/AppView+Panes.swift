@@ -28,7 +28,8 @@ extension AppView {
         let state = context.state
         guard rows > 0 else { return [] }
         guard !state.conversations.isEmpty else {
-            let empty = state.running.contains(.loading) ? "Loading…" : "No conversations in " + filterName(state.filter)
+            let empty =
+                state.running.contains(.loading) ? "Loading…" : "No conversations in " + filterName(state.filter)
             return ["  " + context.palette.paint(empty, .dim)]
         }
         let first = windowStart(selected: state.selectedIndex, count: state.conversations.count, rows: rows)
@@ -80,7 +81,8 @@ extension AppView {
         if search.hits.isEmpty {
             let note =
                 query.isEmpty
-                ? "Type to search subjects and messages." : context.state.running.contains(.search) ? "Searching…" : "No messages match."
+                ? "Type to search subjects and messages."
+                : context.state.running.contains(.search) ? "Searching…" : "No messages match."
             lines.append("  " + context.palette.paint(note, .dim))
             return (lines, cursor)
         }
@@ -98,7 +100,8 @@ extension AppView {
         }
         for index in first..<blocks.count {
             for line in blocks[index] {
-                lines.append(marked(line, isSelected: index == search.selection, width: width, palette: context.palette))
+                lines.append(
+                    marked(line, isSelected: index == search.selection, width: width, palette: context.palette))
             }
             if lines.count >= rows { break }
         }

@@ -11,7 +11,9 @@ public enum AppView {
     public static func frame(
         for state: AppState, size: TerminalSize, palette: Palette, glyphs: Glyphs, time: TimeFormatting
     ) -> Frame {
-        guard size.rows > 0, size.columns > 0 else { return Frame(lines: Array(repeating: "", count: max(0, size.rows))) }
+        guard size.rows > 0, size.columns > 0 else {
+            return Frame(lines: Array(repeating: "", count: max(0, size.rows)))
+        }
         let context = Context(state: state, palette: palette, glyphs: glyphs, time: time)
         let composer = state.composer.map { composerLines($0, context: context, width: size.columns) }
         let layout = AppLayout(size: size, composerRows: composer?.lines.count ?? 0)
@@ -34,7 +36,8 @@ public enum AppView {
         if let composer {
             let shown = Array(composer.lines.suffix(max(0, size.rows - 1)))
             if state.focus == .composer, let place = composer.cursor {
-                cursor = Frame.Cursor(row: lines.count + place.row - (composer.lines.count - shown.count), column: place.column)
+                cursor = Frame.Cursor(
+                    row: lines.count + place.row - (composer.lines.count - shown.count), column: place.column)
             }
             lines += shown.map { StyledLine.fit($0, width: size.columns) }
         }
@@ -130,8 +133,10 @@ public enum AppView {
             ?? "? help"
         let messageText = DisplayWidth.truncate(message, toWidth: max(0, width - 2), ellipsis: context.glyphs.ellipsis)
         let room = max(0, width - DisplayWidth.of(messageText) - 3)
-        let left = " " + DisplayWidth.truncate(facts.joined(separator: dot), toWidth: room, ellipsis: context.glyphs.ellipsis)
-        let gap = String(repeating: " ", count: max(1, width - DisplayWidth.of(left) - DisplayWidth.of(messageText) - 1))
+        let left =
+            " " + DisplayWidth.truncate(facts.joined(separator: dot), toWidth: room, ellipsis: context.glyphs.ellipsis)
+        let gap = String(
+            repeating: " ", count: max(1, width - DisplayWidth.of(left) - DisplayWidth.of(messageText) - 1))
         let line = StyledLine.fit(left + gap + messageText + " ", width: width)
         return context.palette.paint(line, .reverse)
     }

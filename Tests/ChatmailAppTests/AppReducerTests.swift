@@ -152,17 +152,25 @@ struct AppReducerTests {
         var state = Data.state(columns: 80)
         let title = "Conversation 1"
         #expect(
-            Data.work(Data.press(&state, .character("e"))) == [.perform(.archive, conversation: Data.id(1), title: title)])
+            Data.work(Data.press(&state, .character("e"))) == [
+                .perform(.archive, conversation: Data.id(1), title: title)
+            ])
         #expect(
-            Data.work(Data.press(&state, .character("u"))) == [.perform(.unread, conversation: Data.id(1), title: title)])
-        #expect(Data.work(Data.press(&state, .character("s"))) == [.perform(.star, conversation: Data.id(1), title: title)])
-        #expect(Data.work(Data.press(&state, .character("#"))) == [.perform(.trash, conversation: Data.id(1), title: title)])
+            Data.work(Data.press(&state, .character("u"))) == [
+                .perform(.unread, conversation: Data.id(1), title: title)
+            ])
+        #expect(
+            Data.work(Data.press(&state, .character("s"))) == [.perform(.star, conversation: Data.id(1), title: title)])
+        #expect(
+            Data.work(Data.press(&state, .character("#"))) == [.perform(.trash, conversation: Data.id(1), title: title)]
+        )
         // Unread conversations are marked read, archived ones go back to the inbox.
         _ = AppReducer.reduce(
             &state,
             .conversationsLoaded(
                 ListFilter.inbox.conversationFilter(limit: 500), [Data.summary(1, unread: 2, archived: true)]))
-        #expect(Data.work(Data.press(&state, .character("u"))) == [.perform(.read, conversation: Data.id(1), title: title)])
+        #expect(
+            Data.work(Data.press(&state, .character("u"))) == [.perform(.read, conversation: Data.id(1), title: title)])
         #expect(
             Data.work(Data.press(&state, .character("e")))
                 == [.perform(.unarchive, conversation: Data.id(1), title: title)])
@@ -195,7 +203,8 @@ struct AppReducerTests {
         _ = AppReducer.reduce(
             &state,
             .actionFinished(
-                ActionReport(kind: .trash, conversation: Data.id(2), title: "Lunch", actionIDs: ids, messagesChanged: 3)))
+                ActionReport(kind: .trash, conversation: Data.id(2), title: "Lunch", actionIDs: ids, messagesChanged: 3)
+            ))
         let expected = LastAction(kind: .trash, conversation: Data.id(2), title: "Lunch", actionIDs: ids)
         #expect(Data.work(Data.press(&state, .character("U"))) == [.undo(expected)])
         #expect(Data.work(Data.press(&state, .character("U"))) == [])

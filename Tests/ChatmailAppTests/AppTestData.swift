@@ -43,7 +43,8 @@ enum AppTestData {
         Transcript(
             conversation: summary(conversation, title: title),
             messages: (1...max(1, count)).map {
-                message(conversation * 100 + Int64($0), in: conversation, text: "Message number \($0)", fromMe: $0 % 2 == 0)
+                message(
+                    conversation * 100 + Int64($0), in: conversation, text: "Message number \($0)", fromMe: $0 % 2 == 0)
             }, earlierMessageCount: 0)
     }
 
@@ -71,7 +72,8 @@ enum AppTestData {
         _ = AppReducer.start(&state)
         // The first sync ends before the list arrives, so nothing is left running.
         _ = AppReducer.reduce(&state, .syncFinished(SyncReport(finishedAtMs: nowMs, pendingCount: 0, failedCount: 0)))
-        _ = AppReducer.reduce(&state, .conversationsLoaded(ListFilter.inbox.conversationFilter(limit: 500), list(count)))
+        _ = AppReducer.reduce(
+            &state, .conversationsLoaded(ListFilter.inbox.conversationFilter(limit: 500), list(count)))
         return state
     }
 

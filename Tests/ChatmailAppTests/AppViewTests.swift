@@ -26,7 +26,8 @@ struct AppViewTests {
         let conversations = subjects.enumerated().map { index, subject in
             Data.summary(Int64(index + 1), title: subject, unread: index, snippet: subject)
         }
-        _ = AppReducer.reduce(&base, .conversationsLoaded(ListFilter.inbox.conversationFilter(limit: 500), conversations))
+        _ = AppReducer.reduce(
+            &base, .conversationsLoaded(ListFilter.inbox.conversationFilter(limit: 500), conversations))
         var transcript = Data.transcript(1, messages: 6, title: hostile)
         transcript.messages[1].text = subjects.joined(separator: "\n")
         transcript.messages[2].from = EmailAddress(address: "x@example.com", name: hostile)
@@ -95,7 +96,8 @@ struct AppViewTests {
             let frame = Self.frame(state)
             for line in frame.lines {
                 let visible = Self.visible(line)
-                #expect(!visible.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "\(mode)")
+                #expect(
+                    !visible.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "\(mode)")
             }
             let text = frame.lines.map(Self.visible).joined(separator: "\n")
             if mode == "list" { #expect(text.contains("]0;pwned[2J[31mRED1A")) }
@@ -145,7 +147,8 @@ struct AppViewTests {
         AppTestData.press(&state, .character("f"))
         _ = AppReducer.reduce(&state, .syncFailed(message: "Could not reach Gmail", isOffline: true))
         status = Self.visible(Self.frame(state, color: false).lines.last!)
-        #expect(status.contains("Unread") && status.contains("offline") && status.contains("Error: Could not reach Gmail"))
+        #expect(
+            status.contains("Unread") && status.contains("offline") && status.contains("Error: Could not reach Gmail"))
     }
 
     @Test("the composer sits above the status line with the cursor after the typed text")
@@ -159,7 +162,9 @@ struct AppViewTests {
         AppTestData.press(&state, .altEnter)
         AppTestData.type(&state, "x")
         let twoLines = Self.frame(state, color: false)
-        #expect(twoLines.lines[9].hasPrefix("Reply to") && twoLines.lines[10].hasSuffix("x" + String(repeating: " ", count: 80 - 26)))
+        #expect(
+            twoLines.lines[9].hasPrefix("Reply to")
+                && twoLines.lines[10].hasSuffix("x" + String(repeating: " ", count: 80 - 26)))
         #expect(twoLines.cursor == Frame.Cursor(row: 10, column: 26))
     }
 
