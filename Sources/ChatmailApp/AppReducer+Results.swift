@@ -90,7 +90,8 @@ extension AppReducer {
             // Nothing typed is lost: the draft comes back for another try.
             if let draft = state.sentDraft, state.composer == nil {
                 state.composer = draft
-                if state.focus == .list || state.focus == .transcript { enter(&state, .composer) }
+                // Focused wherever the user is, or the composer would sit on screen out of reach.
+                enter(&state, .composer)
             }
             state.sentDraft = nil
         case .editorFinished(let text):
