@@ -157,7 +157,9 @@ let package = Package(
         // nothing itself; a runtime executes its effects and feeds the results back as events.
         .target(
             name: "ChatmailApp",
-            dependencies: ["TerminalKit", "TerminalUI", "RecordViews", "ChatmailStore", "ChatmailSync"],
+            dependencies: [
+                "TerminalKit", "TerminalUI", "RecordViews", "ChatmailStore", "ChatmailSync", "GmailAPI", "MailText",
+            ],
             swiftSettings: strictSettings
         ),
         // The `--json` encodings scripts read.

@@ -24,7 +24,7 @@ public enum AppEvent: Sendable, Equatable {
     case actionFailed(String)
     /// The runtime began a sync (asked for or its own).
     case syncStarted
-    case syncFinished(SyncReport)
+    case syncFinished(SyncSummary)
     /// `isOffline` when Gmail could not be reached at all, rather than refusing something.
     case syncFailed(message: String, isOffline: Bool)
     /// Answers ``AppEffect/loadPending``.
@@ -66,7 +66,7 @@ public struct ActionReport: Sendable, Equatable {
 }
 
 /// What a finished sync leaves for the status line.
-public struct SyncReport: Sendable, Equatable {
+public struct SyncSummary: Sendable, Equatable {
     public var finishedAtMs: Int64
     /// Actions waiting or being sent, and failed or abandoned ones, after the sync.
     public var pendingCount: Int

@@ -71,7 +71,7 @@ enum AppTestData {
             account: "me@example.com", size: TerminalSize(columns: columns, rows: rows), timeZone: utc, nowMs: nowMs)
         _ = AppReducer.start(&state)
         // The first sync ends before the list arrives, so nothing is left running.
-        _ = AppReducer.reduce(&state, .syncFinished(SyncReport(finishedAtMs: nowMs, pendingCount: 0, failedCount: 0)))
+        _ = AppReducer.reduce(&state, .syncFinished(SyncSummary(finishedAtMs: nowMs, pendingCount: 0, failedCount: 0)))
         _ = AppReducer.reduce(
             &state, .conversationsLoaded(ListFilter.inbox.conversationFilter(limit: 500), list(count)))
         return state

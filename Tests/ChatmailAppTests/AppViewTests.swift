@@ -140,7 +140,7 @@ struct AppViewTests {
     func statusLine() {
         var state = Data.state(columns: 200, rows: 10)
         _ = AppReducer.reduce(
-            &state, .syncFinished(SyncReport(finishedAtMs: Data.nowMs - 60_000, pendingCount: 3, failedCount: 1)))
+            &state, .syncFinished(SyncSummary(finishedAtMs: Data.nowMs - 60_000, pendingCount: 3, failedCount: 1)))
         var status = Self.visible(Self.frame(state, color: false).lines.last!)
         #expect(status.contains("me@example.com · Inbox · synced 11:59 · 3 pending · 1 failed"))
         #expect(status.contains("? help"))

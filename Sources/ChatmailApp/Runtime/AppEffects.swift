@@ -1,0 +1,166 @@
+import ChatmailStore
+import ChatmailSync
+import Foundation
+import GmailAPI
+import MailText
+
+/// Runs the app's effects against the store, the queue and Gmail, off the UI loop, and answers each with
+/// an event. It holds no state of its own beyond its dependencies: everything the app shows is in
+/// `AppState`.
+public struct AppEffects: Sendable {
+    public let store: ChatmailStore
+    public let account: Account
+    /// A Gmail client for sync and sending; `nil` when there is no login (the app then works offline).
+    public let gmail: @Sendable () throws -> GmailClient
+    public let clock: ChatmailStore.Clock
+    public let timeZone: TimeZone
+
+    public init(
+        store: ChatmailStore, account: Account, gmail: @escaping @Sendable () throws -> GmailClient,
+        clock: @escaping ChatmailStore.Clock, timeZone: TimeZone = .current
+    ) {
+        self.store = store
+        self.account = account
+        self.gmail = gmail
+        self.clock = clock
+        self.timeZone = timeZone
+    }
+
+    /// The event that answers `effect`, or `nil` for effects the run loop handles itself (quit, editor,
+    /// ticks, redraws).
+    public func run(_ effect: AppEffect) async -> AppEvent? {
+        switch effect {
+        case .loadConversations(let filter):
+            return await answer({ .conversationsLoaded(filter, try store.conversations(in: account.id, filter: filter)) }) {
+                .loadFailed($0)
+            }
+        case .loadTranscript(let id, let limit):
+            return await answer({
+                guard let transcript = try store.transcript(of: id, limit: limit) else {
+                    return .loadFailed("That conversation is gone.")
+                }
+                return .transcriptLoaded(transcript)
+            }) { .loadFailed($0) }
+        case .search(let text):
+            return await answer({
+                let trimmed = text.trimmingCharacters(in: .whitespaces)
+                guard !trimmed.isEmpty else { return .searchResults(query: text, []) }
+                return .searchResults(query: text, try store.search(try SearchQuery(trimmed), in: account.id, limit: 50))
+            }) { .searchFailed(query: text, message: $0) }
+        case .perform(let kind, let conversation, let title):
+            return await perform(kind, conversation: conversation, title: title, isUndo: false)
+        case .undo(let last):
+            guard let opposite = last.kind.opposite else { return .actionFailed("A sent message cannot be unsent.") }
+            return await perform(opposite, conversation: last.conversation, title: last.title, isUndo: true)
+        case .reply(let conversation, let text):
+            return await answer({
+                guard let context = try store.replyContext(of: conversation) else {
+                    return .sendFailed("That conversation is gone.")
+                }
+                let message = try ReplyPlanner.reply(to: context, text: text, quote: false, timeZone: timeZone)
+                return await queueAndSend(message)
+            }) { .sendFailed($0) }
+        case .send(let addresses, let subject, let text):
+            return await answer({
+                let recipients = try addresses.map { text -> EmailAddress in
+                    let parsed = AddressListParser.parse(text)
+                    guard parsed.count == 1, let mailbox = parsed.first, mailbox.address.contains("@") else {
+                        throw AppEffectError("\(text) is not one mail address.")
+                    }
+                    return EmailAddress(address: mailbox.address, name: mailbox.name)
+                }
+                let own = try await store.write { tx in try tx.ownAddresses(of: account.id) }
+                return await queueAndSend(
+                    try ReplyPlanner.newMessage(to: recipients, subject: subject, text: text, ownAddresses: own))
+            }) { .sendFailed($0) }
+        case .syncNow:
+            return await sync()
+        case .loadPending:
+            return await answer({ .pendingLoaded(try store.pendingActions(of: account.id)) }) { .pendingFailed($0) }
+        case .retryPending(let id):
+            return await answer({
+                _ = try await ActionQueue(store: store).retry(.one(id), account: account.id)
+                return .pendingChanged("Requeued #\(id.rawValue).")
+            }) { .pendingFailed($0) }
+        case .dismissPending(let id):
+            return await answer({
+                _ = try await ActionQueue(store: store).dismiss(.one(id), account: account.id)
+                return .pendingChanged("Dismissed #\(id.rawValue).")
+            }) { .pendingFailed($0) }
+        case .openEditor, .quit, .scheduleTick, .redrawAll:
+            return nil
+        }
+    }
+
+    func perform(_ kind: PendingActionKind, conversation: ConversationID, title: String, isUndo: Bool) async
+        -> AppEvent
+    {
+        await answer({
+            let outcome = try await ActionQueue(store: store).perform(
+                kind, on: .conversation(conversation, description: title), account: account.id)
+            return .actionFinished(
+                ActionReport(
+                    kind: kind, conversation: conversation, title: title,
+                    actionIDs: outcome.action.map { [$0.id] } ?? [], messagesChanged: outcome.messagesChanged,
+                    isUndo: isUndo))
+        }) { .actionFailed($0) }
+    }
+
+    /// Queues the message (stored before any network call), then tries to send it once now.
+    func queueAndSend(_ message: QueuedMessage) async -> AppEvent {
+        await answer({
+            let action = try await ModificationTracker().write(in: store) { tx, modifications in
+                let queued = try tx.queueSend(message, in: account.id)
+                modifications.report(queued.affected)
+                return queued.action
+            }
+            let to = (message.to + message.cc).map(\.address).joined(separator: ", ")
+            do {
+                let sender = PendingActionSender(store: store, gmail: try gmail(), clock: clock, timeZone: timeZone)
+                switch try await sender.sendMessage(action, account: account.id) {
+                case .completed: return .sendFinished("Sent to \(to).")
+                case .abandoned: return .sendFailed("Gmail refused the message to \(to); see the queue (p).")
+                default: return .sendFinished("Queued for \(to); it is sent on the next sync.")
+                }
+            } catch {
+                return .sendFinished("Queued for \(to); it is sent on the next sync.")
+            }
+        }) { .sendFailed($0) }
+    }
+
+    func sync() async -> AppEvent {
+        do {
+            let engine = SyncEngine(store: store, gmail: try gmail())
+            _ = try await engine.run(account: account)
+            let actions = try store.pendingActions(of: account.id)
+            return .syncFinished(
+                SyncSummary(
+                    finishedAtMs: clock(), pendingCount: actions.filter { $0.status == .pending || $0.status == .processing }.count,
+                    failedCount: actions.filter { $0.status == .failed || $0.status == .abandoned }.count))
+        } catch let error as GmailAPIError {
+            if case .retryLater(.transport) = error {
+                return .syncFailed(message: error.localizedDescription, isOffline: true)
+            }
+            return .syncFailed(message: error.localizedDescription, isOffline: false)
+        } catch {
+            return .syncFailed(message: error.localizedDescription, isOffline: false)
+        }
+    }
+
+    /// Runs `body`, turning any error into the failure event `failure` makes from its one-line message.
+    func answer(_ body: () async throws -> AppEvent, failure: (String) -> AppEvent) async -> AppEvent {
+        do {
+            return try await body()
+        } catch {
+            let message = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
+            return failure(message.replacingOccurrences(of: "\n", with: " "))
+        }
+    }
+}
+
+/// A failure of an effect the app reports in its status line.
+struct AppEffectError: Error, LocalizedError {
+    var message: String
+    init(_ message: String) { self.message = message }
+    var errorDescription: String? { message }
+}
