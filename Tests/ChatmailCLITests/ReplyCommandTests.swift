@@ -44,6 +44,20 @@ import Testing
         #expect(done.count == 1 && done.first?["status"] as? String == "completed", "\(done)")
     }
 
+    @Test("reply --quote: the answered message is quoted under an attribution line, the reply below it")
+    func quoted() async throws {
+        let home = try await ComposeHome()
+        let reply = try await home.run(["reply", "pat", "--quote", "-m", "Eight works."])
+        #expect(reply.status == 0 && reply.stdout == "Sent to pat@example.net (#1).\n", "\(reply.stderr)")
+        let sent = try await home.newSent()
+        try #require(sent.count == 1)
+        #expect(
+            sent[0].text == "On Tue, 4 Mar 2025 at 10:00, Pat Jones wrote:\n> At eight, say?\n\nEight works.\n",
+            "\(sent[0].raw)")
+        #expect(sent[0].header("In-Reply-To") == ComposeHome.patSecondID)
+        #expect(try await home.transcript("pat").filter { $0["gmailId"] as? String == sent[0].id }.count == 1)
+    }
+
     @Test("the text from --file, --file -, piped standard input: exactly that text is sent, trailing blank lines trimmed")
     func textSources() async throws {
         let home = try await ComposeHome()
