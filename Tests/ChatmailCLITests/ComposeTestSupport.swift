@@ -6,6 +6,10 @@ import Testing
 import FoundationNetworking
 #endif
 
+/// The end-to-end tests of `reply` and `send`, one at a time: each runs an emulator and a dozen chatmail
+/// processes, and run side by side on two cores they starve the timing-sensitive tests running beside them.
+@Suite(.serialized) enum ComposeEndToEnd {}
+
 /// A logged-in, synced home with a conversation the compose tests own: Pat Jones wrote twice in one
 /// thread, with known Message-IDs, so a reply's threading headers can be checked exactly.
 final class ComposeHome {
@@ -14,6 +18,15 @@ final class ComposeHome {
     let patThread: String
     /// The SENT messages on Gmail before the test did anything.
     let sentBefore: Set<String>
+
+    /// Gmail's API on a closed port; the token server still answers.
+    static let offline = ["CHATMAIL_GMAIL_API_URL": "http://127.0.0.1:1"]
+
+    /// A clock `minutes` after the pinned one: past any retry delay a failed attempt set, and a Date
+    /// header of its own for the message sent then.
+    static func later(_ minutes: Int64) -> [String: String] {
+        ["CHATMAIL_NOW_MS": String(CLIFixture.now + minutes * 60_000)]
+    }
 
     static let patFirstID = "<p1.dinner@pat.example>"
     static let patSecondID = "<p2.dinner@pat.example>"
