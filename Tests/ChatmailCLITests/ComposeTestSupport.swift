@@ -43,17 +43,21 @@ final class ComposeHome {
             In-Reply-To: \(Self.patFirstID)\r\nReferences: \(Self.patFirstID)\r\n\r\nAt eight, say?\r\n
             """
         var threads: Set<String> = []
-        for raw in [first, second] {
-            let body = try JSONSerialization.data(withJSONObject: [
-                "raw": Base64URL.encode(Array(raw.utf8), padded: true), "labelIds": ["INBOX", "UNREAD"],
-            ])
-            let delivered = try await setup.control("POST", "deliver", json: String(decoding: body, as: UTF8.self))
-            threads.insert(try #require(delivered["threadId"] as? String, "the emulator refused: \(delivered)"))
-        }
+        for raw in [first, second] { threads.insert(try await Self.deliver(raw, to: setup)) }
         patThread = try #require(threads.count == 1 ? threads.first : nil, "Pat's messages are not one thread")
         let sync = try await setup.run(["sync"])
         try #require(sync.status == 0, "\(sync.stderr)")
         sentBefore = Set(try await Self.sentIDs(setup))
+    }
+
+    /// Puts `raw` in the inbox as if it had arrived by mail; returns the Gmail thread it joined.
+    @discardableResult
+    static func deliver(_ raw: String, to setup: LoggedInHome) async throws -> String {
+        let body = try JSONSerialization.data(withJSONObject: [
+            "raw": Base64URL.encode(Array(raw.utf8), padded: true), "labelIds": ["INBOX", "UNREAD"],
+        ])
+        let delivered = try await setup.control("POST", "deliver", json: String(decoding: body, as: UTF8.self))
+        return try #require(delivered["threadId"] as? String, "the emulator refused: \(delivered)")
     }
 
     func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> RunResult {

@@ -45,6 +45,33 @@ extension ComposeEndToEnd {
             #expect(done.count == 1 && done.first?["status"] as? String == "completed", "\(done)")
         }
 
+        @Test("reply in a group: to the latest sender first, then everyone else; in the group's thread and conversation")
+        func groupReply() async throws {
+            let home = try await ComposeHome()
+            let thread = try await ComposeHome.deliver(
+                """
+                From: Quinn Lee <quinn@example.com>\r\nTo: Me <me@example.org>, Pat Jones <pat@example.net>\r\n\
+                Subject: Picnic\r\nDate: Tue, 4 Mar 2025 11:00:00 +0000\r\nMessage-ID: <g1@quinn.example>\r\n\r\n\
+                Picnic on Sunday?\r\n
+                """, to: home.setup)
+            #expect(try await home.run(["sync"]).status == 0)
+            let patBefore = try await home.transcript("pat").count
+            let reply = try await home.run(["reply", "quinn", "-m", "Count me in."])
+            #expect(reply.status == 0, "\(reply.stderr)")
+            #expect(reply.stdout == "Sent to quinn@example.com, pat@example.net (#1).\n")
+            let sent = try await home.newSent()
+            try #require(sent.count == 1)
+            // Everyone in the conversation; nobody was only in Cc, so nobody is in Cc now.
+            #expect(sent[0].header("To") == "Quinn Lee <quinn@example.com>, Pat Jones <pat@example.net>")
+            #expect(sent[0].header("Cc") == nil)
+            #expect(sent[0].header("Subject") == "Re: Picnic")
+            #expect(sent[0].header("In-Reply-To") == "<g1@quinn.example>")
+            #expect(sent[0].threadID == thread)
+            let group = try await home.local("quinn", text: "Count me in.")
+            #expect(group.count == 1 && group.first?["gmailId"] as? String == sent[0].id, "\(group)")
+            #expect(try await home.transcript("pat").count == patBefore)
+        }
+
         @Test("reply --quote: the answered message is quoted under an attribution line, the reply below it")
         func quoted() async throws {
             let home = try await ComposeHome()

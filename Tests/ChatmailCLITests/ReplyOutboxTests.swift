@@ -61,9 +61,9 @@ extension ComposeEndToEnd {
         }
 
         @Test(
-            "kill -9 before the send request is written, or after Gmail accepted it: the bubble stays; the next sync leaves exactly one copy",
-            arguments: ["sendMarked", "sendAnswered"])
-        func killedMidSend(at point: String) async throws {
+            "kill -9 before the send request is written, or after Gmail accepted it: the bubble stays; the next sync or `pending run` leaves exactly one copy",
+            arguments: ["sendMarked", "sendAnswered"], [["sync"], ["pending", "run"]])
+        func killedMidSend(at point: String, then recovery: [String]) async throws {
             let home = try await ComposeHome()
             let text = "Killed at \(point)."
             let killed = try await home.runWithInput(
@@ -80,9 +80,9 @@ extension ComposeEndToEnd {
             let onGmail = try await home.newSent().filter { $0.text == text + "\n" }.count
             #expect(onGmail == (point == "sendMarked" ? 0 : 1))
 
-            let sync = try await home.run(["sync"], environment: ComposeHome.later(10))
-            #expect(sync.status == 0, "\(sync.stdout) \(sync.stderr)")
-            try await expectSentOnce(home, text, "after the sync")
+            let recovered = try await home.run(recovery, environment: ComposeHome.later(10))
+            #expect(recovered.status == 0, "\(recovered.stdout) \(recovered.stderr)")
+            try await expectSentOnce(home, text, "after `\(recovery.joined(separator: " "))`")
             let again = try await home.run(["sync"], environment: ComposeHome.later(20))
             #expect(again.status == 0, "\(again.stderr)")
             try await expectSentOnce(home, text, "after a second sync")
