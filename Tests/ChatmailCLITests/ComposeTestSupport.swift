@@ -17,7 +17,7 @@ final class ComposeHome {
     /// Gmail's thread of Pat's two messages.
     let patThread: String
     /// The SENT messages on Gmail before the test did anything.
-    let sentBefore: Set<String>
+    private(set) var sentBefore: Set<String>
 
     /// Gmail's API on a closed port; the token server still answers.
     static let offline = ["CHATMAIL_GMAIL_API_URL": "http://127.0.0.1:1"]
@@ -47,7 +47,8 @@ final class ComposeHome {
         patThread = try #require(threads.count == 1 ? threads.first : nil, "Pat's messages are not one thread")
         let sync = try await setup.run(["sync"])
         try #require(sync.status == 0, "\(sync.stderr)")
-        sentBefore = Set(try await Self.sentIDs(setup))
+        sentBefore = []
+        sentBefore = Set(try await sentIDs())
     }
 
     /// Puts `raw` in the inbox as if it had arrived by mail; returns the Gmail thread it joined.
@@ -64,16 +65,30 @@ final class ComposeHome {
         try await setup.run(arguments, environment: environment)
     }
 
+    /// The access token the test reads Gmail with: the emulator's static one until a test expires it.
+    var bearer = "emu-static-token"
+
+    /// A Gmail API GET as the test (not chatmail) makes it.
+    func gmail(_ path: String) async throws -> [String: Any] {
+        var request = URLRequest(
+            url: try #require(URL(string: setup.emulator.baseURL.absoluteString + "/gmail/v1/users/me/" + path)))
+        request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization")
+        let (data, response) = try await URLSession.shared.data(for: request)
+        try #require(
+            (response as? HTTPURLResponse)?.statusCode == 200, "\(path): \(String(decoding: data, as: UTF8.self))")
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
     /// The SENT messages on Gmail now.
-    static func sentIDs(_ setup: LoggedInHome) async throws -> [String] {
-        let listing = try await setup.gmail("messages?labelIds=SENT&maxResults=500")
+    func sentIDs() async throws -> [String] {
+        let listing = try await gmail("messages?labelIds=SENT&maxResults=500")
         return (listing["messages"] as? [[String: String]] ?? []).compactMap { $0["id"] }
     }
 
     /// The messages Gmail has in SENT that were not there when the home was set up.
     func newSent() async throws -> [ServerMessage] {
         var found: [ServerMessage] = []
-        for id in try await Self.sentIDs(setup) where !sentBefore.contains(id) {
+        for id in try await sentIDs() where !sentBefore.contains(id) {
             found.append(try await serverMessage(id))
         }
         return found
@@ -81,7 +96,7 @@ final class ComposeHome {
 
     /// One message as Gmail stores it, with its raw bytes decoded.
     func serverMessage(_ id: String) async throws -> ServerMessage {
-        let json = try await setup.gmail("messages/\(id)?format=raw")
+        let json = try await gmail("messages/\(id)?format=raw")
         let raw = try #require(json["raw"] as? String).replacingOccurrences(of: "-", with: "+")
             .replacingOccurrences(of: "_", with: "/")
         let padded = raw + String(repeating: "=", count: (4 - raw.count % 4) % 4)

@@ -117,6 +117,43 @@ extension ComposeEndToEnd {
         }
 
         @Test(
+            "a revoked login: queued, exit 3 asking for a new login (--json prints one document); after `login`, `pending run` sends it once"
+        )
+        func revokedLogin() async throws {
+            let home = try await ComposeHome()
+            let token = try String(contentsOf: home.setup.dir.appendingPathComponent("token"), encoding: .utf8)
+            _ = try await home.setup.emulator.post("revoke", form: "token=\(token)")
+            // Every access token too, chatmail's cached one with them; the test reads Gmail with a new one.
+            _ = try await home.setup.control("POST", "expire-tokens")
+            home.bearer = try #require(
+                try await home.setup.emulator.post("_emulator/issue-tokens")["access_token"] as? String)
+
+            let plain = try await home.run(["reply", "pat", "-m", "Sent after a new login."])
+            #expect(plain.status == 3, "\(plain.stderr)")
+            #expect(plain.stdout.hasPrefix("Queued for pat@example.net (#1); not sent yet: "), "\(plain.stdout)")
+            #expect(plain.stderr.contains("chatmail login"), "\(plain.stderr)")
+            let json = try await home.run(["reply", "pat", "-m", "Also sent after it.", "--json"])
+            #expect(json.status == 3, "\(json.stderr)")
+            // Exactly one JSON document: the result, not the result followed by an error document.
+            let result = try #require(try json.json() as? [String: Any], "\(json.stdout)")
+            #expect(result["status"] as? String == "queued" && result["actionId"] as? Int == 2, "\(result)")
+            #expect(result["gmailId"] is NSNull)
+            #expect(json.stderr.contains("chatmail login"), "\(json.stderr)")
+            let statuses = try await home.transcript("pat").compactMap { ($0["outbox"] as? [String: Any])?["status"] }
+            #expect(statuses as? [String] == ["queued", "queued"], "\(statuses)")
+
+            let fresh = try #require(
+                try await home.setup.emulator.post("_emulator/issue-tokens")["refresh_token"] as? String)
+            let file = home.setup.dir.appendingPathComponent("fresh-token")
+            try Data(fresh.utf8).write(to: file)
+            #expect(try await home.run(["login", "--refresh-token-file", file.path]).status == 0)
+            let run = try await home.run(["pending", "run"])
+            #expect(run.stdout.hasPrefix("Actions: sent 2"), "\(run.stdout) \(run.stderr)")
+            try await expectSentOnce(home, "Sent after a new login.", "after the new login")
+            try await expectSentOnce(home, "Also sent after it.", "after the new login")
+        }
+
+        @Test(
             "a permanent 400: exit 1, abandoned with Gmail's reason; dismiss drops the bubble; retry and `pending run` send it once"
         )
         func refusedByGmail() async throws {
