@@ -63,6 +63,8 @@ public struct TranscriptRenderer: Sendable {
                 || previous.map {
                     $0.from.key != message.from.key || $0.isFromMe != message.isFromMe
                         || message.dateMs - $0.dateMs > Self.runBreakMs
+                        // A message still in the outbox keeps its own header: the mark is only there.
+                        || $0.delivery != message.delivery
                 } ?? true
             if startsRun {
                 line("")
