@@ -266,7 +266,7 @@ import Testing
                 return
             }
             let waiting = try #require(try await outbox.action(id))
-            #expect(waiting.attempts == 0 && waiting.status == .failed)
+            #expect(waiting.attempts == 0 && waiting.status == .pending && waiting.lastError != nil)
             try await store.write { tx in
                 var action = try #require(try tx.pendingAction(id, in: account.id))
                 action.nextAttemptAtMs = 0

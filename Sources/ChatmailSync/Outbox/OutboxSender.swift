@@ -125,8 +125,10 @@ struct OutboxSender {
             try await store.write { [action] tx in try tx.savePendingAction(action) }
             throw error
         case .unreachable:
+            // Nothing was sent and nothing is wrong with the message: it waits in the queue, shown as
+            // queued, with the reason kept.
             action.attempts -= 1
-            action.status = .failed
+            action.status = .pending
             action.lastError = PendingActionSender.describe(error)
             let now = clock()
             action.nextAttemptAtMs =
