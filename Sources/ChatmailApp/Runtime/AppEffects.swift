@@ -31,7 +31,9 @@ public struct AppEffects: Sendable {
     public func run(_ effect: AppEffect) async -> AppEvent? {
         switch effect {
         case .loadConversations(let filter):
-            return await answer({ .conversationsLoaded(filter, try store.conversations(in: account.id, filter: filter)) }) {
+            return await answer({
+                .conversationsLoaded(filter, try store.conversations(in: account.id, filter: filter))
+            }) {
                 .loadFailed($0)
             }
         case .loadTranscript(let id, let limit):
@@ -45,7 +47,8 @@ public struct AppEffects: Sendable {
             return await answer({
                 let trimmed = text.trimmingCharacters(in: .whitespaces)
                 guard !trimmed.isEmpty else { return .searchResults(query: text, []) }
-                return .searchResults(query: text, try store.search(try SearchQuery(trimmed), in: account.id, limit: 50))
+                return .searchResults(
+                    query: text, try store.search(try SearchQuery(trimmed), in: account.id, limit: 50))
             }) { .searchFailed(query: text, message: $0) }
         case .perform(let kind, let conversation, let title):
             return await perform(kind, conversation: conversation, title: title, isUndo: false)
@@ -135,7 +138,8 @@ public struct AppEffects: Sendable {
             let actions = try store.pendingActions(of: account.id)
             return .syncFinished(
                 SyncSummary(
-                    finishedAtMs: clock(), pendingCount: actions.filter { $0.status == .pending || $0.status == .processing }.count,
+                    finishedAtMs: clock(),
+                    pendingCount: actions.filter { $0.status == .pending || $0.status == .processing }.count,
                     failedCount: actions.filter { $0.status == .failed || $0.status == .abandoned }.count))
         } catch let error as GmailAPIError {
             if case .retryLater(.transport) = error {
