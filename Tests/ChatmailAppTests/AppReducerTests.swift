@@ -227,7 +227,8 @@ struct AppReducerTests {
         // Running: S waits for it, then one more sync runs.
         #expect(Data.work(Data.press(&state, .character("S"))) == [])
         let effects = Data.work(
-            AppReducer.reduce(&state, .syncFinished(SyncSummary(finishedAtMs: 62_000, pendingCount: 2, failedCount: 1))))
+            AppReducer.reduce(&state, .syncFinished(SyncSummary(finishedAtMs: 62_000, pendingCount: 2, failedCount: 1)))
+        )
         #expect(effects == [.loadConversations(ConversationFilter(limit: 500)), .syncNow])
         #expect(state.status.lastSyncAtMs == 62_000 && state.status.pendingCount == 2 && state.status.failedCount == 1)
         _ = AppReducer.reduce(&state, .syncFailed(message: "Could not reach Gmail", isOffline: true))

@@ -45,7 +45,8 @@ extension ComposeEndToEnd {
             #expect(done.count == 1 && done.first?["status"] as? String == "completed", "\(done)")
         }
 
-        @Test("reply in a group: to the latest sender first, then everyone else; in the group's thread and conversation")
+        @Test(
+            "reply in a group: to the latest sender first, then everyone else; in the group's thread and conversation")
         func groupReply() async throws {
             let home = try await ComposeHome()
             let thread = try await ComposeHome.deliver(
