@@ -1,0 +1,7 @@
+import Testing
+
+@testable import TerminalKit
+
+@Suite struct KeyDecoderTests {
+    @Test func placeholder() { #expect(KeyDecoder().hasPendingInput == false) }
+}
