@@ -61,7 +61,8 @@ enum LineFitter {
                 continue
             }
             let width = cells(of: character)
-            if width > 0 || !character.unicodeScalars.contains(where: isControl), !visit(.text(character, width: width)) {
+            if width > 0 || !character.unicodeScalars.contains(where: isControl), !visit(.text(character, width: width))
+            {
                 return
             }
             index = line.index(after: index)

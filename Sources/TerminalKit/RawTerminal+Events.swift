@@ -12,11 +12,18 @@ extension RawTerminal {
     ///   process stops itself with SIGSTOP.
     /// - SIGCONT: raw mode and the alternate screen again, then `.resumed`.
     ///
-    /// While the stream runs those signals are ignored by the process (that is how dispatch sources get
-    /// them, and it keeps SIGTSTP from stopping the process with the terminal still raw); ending the
-    /// stream (the consumer's task finishing or being cancelled) stops the reader and puts back the
-    /// signal dispositions found. The stream is for one consumer: a second call returns a finished stream.
+    /// Ending the stream (the consumer's task finishing or being cancelled) stops the reader and the
+    /// signal sources. The signals stay caught for the life of the process: libdispatch installs its own
+    /// handler once per signal, and putting the old disposition back would disarm any later source, so
+    /// after the stream ends they do nothing; the app restores the terminal and exits then anyway.
+    /// The stream is for one consumer: a second call returns a finished stream.
     public func events() -> AsyncStream<TerminalEvent> {
+        events(watching: [SIGWINCH, SIGTERM, SIGHUP, SIGTSTP, SIGCONT])
+    }
+
+    /// `events()` for a chosen set of signals, so tests can leave the test process's SIGTERM, SIGHUP and
+    /// SIGTSTP alone.
+    func events(watching signals: [Int32]) -> AsyncStream<TerminalEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: TerminalEvent.self)
         let isFirst = state.withLock { state in
             defer { state.eventsStarted = true }
@@ -27,9 +34,7 @@ extension RawTerminal {
             return stream
         }
         self.reader.withLock { $0 = reader }
-        let watcher = SignalWatcher(
-            signals: [SIGWINCH, SIGTERM, SIGHUP, SIGTSTP, SIGCONT]
-        ) { [self] signal in
+        let watcher = SignalWatcher(signals: signals) { [self] signal in
             handle(signal, continuation)
         }
         continuation.onTermination = { [self] _ in
@@ -83,38 +88,31 @@ extension RawTerminal {
     }
 }
 
-/// Dispatch signal sources for a set of signals, with the process's dispositions for them put back on
-/// `cancel()`.
+/// Dispatch signal sources for a set of signals.
 final class SignalWatcher: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "TerminalKit signals")
     private let sources: [any DispatchSourceSignal]
-    private let previous: [(signal: Int32, action: sigaction)]
 
-    /// Ignores each signal (so its default action, often ending or stopping the process, does not run)
-    /// and watches it with a dispatch source that calls `handler` on a serial queue.
+    /// Watches each signal with a dispatch source that calls `handler` on a serial queue. A signal still
+    /// at its default action is ignored first, so that action (often ending or stopping the process)
+    /// cannot run before the source is armed. One with a handler already is left alone: libdispatch
+    /// installs its handler the first time a signal is watched and never again, so overwriting it would
+    /// disarm every later source.
     init(signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
-        var previous: [(signal: Int32, action: sigaction)] = []
-        var sources: [any DispatchSourceSignal] = []
-        for signalNumber in signals {
-            var old = sigaction()
-            sigaction(signalNumber, nil, &old)
-            previous.append((signalNumber, old))
-            signal(signalNumber, SIG_IGN)
+        let queue = DispatchQueue(label: "TerminalKit signals")
+        sources = signals.map { signalNumber in
+            var current = sigaction()
+            if sigaction(signalNumber, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil {
+                signal(signalNumber, SIG_IGN)
+            }
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
             source.setEventHandler { handler(signalNumber) }
             source.resume()
-            sources.append(source)
+            return source
         }
-        self.sources = sources
-        self.previous = previous
     }
 
-    /// Stops watching and restores the dispositions found by `init`. Call once.
+    /// Stops watching.
     func cancel() {
         for source in sources { source.cancel() }
-        for (signalNumber, action) in previous {
-            var action = action
-            sigaction(signalNumber, &action, nil)
-        }
     }
 }
