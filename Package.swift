@@ -268,6 +268,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "TerminalKitTests",
+            dependencies: ["TerminalKit"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "MarkdownExportTests",
             dependencies: ["MarkdownExport", "TerminalUI", "ChatmailStore", "CommonMarkTestSupport"],
             swiftSettings: strictSettings
