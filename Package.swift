@@ -178,6 +178,7 @@ let package = Package(
         .target(
             name: "ChatmailCLI",
             dependencies: [
+                "ChatmailApp",
                 "ChatmailDemoMailbox",
                 "ChatmailStore",
                 "ChatmailSync",
@@ -189,6 +190,7 @@ let package = Package(
                 "RecordViews",
                 "JSONOutput",
                 "MarkdownExport",
+                "TerminalKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),

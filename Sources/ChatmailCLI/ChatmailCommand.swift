@@ -28,7 +28,8 @@ public struct ChatmailCommand: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Demo.self, Login.self, Sync.self, Conversations.self, Show.self, Search.self, Reply.self, Send.self,
+            Demo.self, App.self, Login.self, Sync.self, Conversations.self, Show.self, Search.self, Reply.self,
+            Send.self,
             Export.self, Status.self, Archive.self, Unarchive.self, Read.self, Unread.self, Star.self, Unstar.self,
             Trash.self, Pending.self,
             View.self, Sanitize.self, Import.self,
@@ -36,6 +37,14 @@ public struct ChatmailCommand: AsyncParsableCommand {
     )
 
     public init() {}
+
+    /// `chatmail` alone: the interactive app on a terminal, the help anywhere else (a script that runs
+    /// `chatmail` by mistake gets text, not a full-screen program waiting for keys).
+    public func run() async throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw CleanExit.helpRequest(self) }
+        var app = try App.parse([])
+        try await app.run()
+    }
 
     /// Whether ArgumentParser raised `error` (its error types are partly internal, so they are told apart
     /// by module rather than listed).

@@ -47,7 +47,7 @@ enum MessageTextInput {
 
     /// Opens the user's editor on a temporary file holding the help comment, and returns what they wrote
     /// without the comment lines.
-    static func edit(environment: [String: String], help: [String]) throws -> String {
+    static func edit(environment: [String: String], help: [String], initialText: String = "") throws -> String {
         let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-\(UUID().uuidString)")
         try FileManager.default.createDirectory(
@@ -57,8 +57,8 @@ enum MessageTextInput {
             try? FileManager.default.removeItem(at: directory)
         }
         let file = directory.appendingPathComponent("MESSAGE.txt")
-        let comment = "\n" + help.map { "\(commentPrefix) \($0)" }.joined(separator: "\n") + "\n"
-        try Data(comment.utf8).write(to: file)
+        let comment = help.isEmpty ? "" : "\n" + help.map { "\(commentPrefix) \($0)" }.joined(separator: "\n") + "\n"
+        try Data((initialText + comment).utf8).write(to: file)
         // Through the shell, as git does, so EDITOR="code --wait" or an editor with flags works.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -79,6 +79,8 @@ enum MessageTextInput {
         } catch {
             throw CommandError.editorFailed("the edited file could not be read back")
         }
+        // Without a help comment (the app's Ctrl-E), every line is the user's, `#` or not.
+        guard !help.isEmpty else { return written }
         return written.split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.hasPrefix(commentPrefix) }.joined(separator: "\n")
     }

@@ -1,0 +1,53 @@
+import ArgumentParser
+import ChatmailApp
+import ChatmailStore
+import Foundation
+import GmailAPI
+import TerminalKit
+
+/// `chatmail app` (and `chatmail` alone on a terminal): the interactive app.
+struct App: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Open the interactive app: conversations and chats in one screen, kept up to date.",
+        discussion: """
+            Conversations on the left, the open chat on the right (one pane at a time below 100 columns), \
+            and a status line. Press ? for the keys: j/k move, Enter opens, / searches, e archives, r \
+            replies, f changes the filter, p shows the queue, S syncs, q quits. A sync runs every \
+            --sync-every seconds and after each action; the screen never waits for the network.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: ArgumentHelp("Seconds between background syncs.", valueName: "seconds")) var syncEvery = 60
+
+    func validate() throws {
+        if syncEvery < 5 { throw ValidationError("--sync-every must be at least 5 seconds.") }
+    }
+
+    func run() async throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw CommandError.badInput("the app needs a terminal; the other commands work in scripts")
+        }
+        let env = AppEnvironment(global)
+        let store = try env.openExistingStore()
+        let account = try env.selectedAccount(in: store)
+        // One connection for the whole session (a demo home starts its emulator once). Without a login the
+        // app still opens: reading and local actions need no network, and the status line says why syncs fail.
+        let connection: Result<GmailConnection, any Error> = Result { try GmailConnection.open(env) }
+        defer { if case .success(let open) = connection { open.close() } }
+        let client: Result<GmailClient, any Error> = connection.map(\.client)
+        let effects = AppEffects(
+            store: store, account: account, gmail: { try client.get() }, clock: env.clock, timeZone: .current)
+        let glyphs = env.glyphs
+        let state = AppState(
+            account: account.email, size: TerminalSize(columns: 80, rows: 24), glyphs: glyphs, timeZone: .current,
+            nowMs: env.clock(), syncIntervalMs: Int64(syncEvery) * 1000)
+        let environment = env.environment
+        let runtime = AppRuntime(
+            terminal: RawTerminal(), effects: effects, palette: env.palette, glyphs: glyphs,
+            editText: { text in
+                // The editor's failure leaves the draft as it was.
+                try? MessageTextInput.edit(environment: environment, help: [], initialText: text)
+            })
+        try await runtime.run(state)
+    }
+}
