@@ -85,6 +85,12 @@ public struct AppRuntime: Sendable {
         draw(state)
         for await event in events {
             if case .tick(let now) = event { state.nowMs = now }
+            // Raw mode turns the terminal's own Ctrl-Z off: the app stops itself the same way, and the
+            // terminal layer restores the screen first and re-enters on SIGCONT (a `.resumed` event).
+            if case .terminal(.key(.control("z"))) = event {
+                terminal.suspendProcess()
+                continue
+            }
             execute(AppReducer.reduce(&state, event))
             if quitting { break }
             draw(state)
