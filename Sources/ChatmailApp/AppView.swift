@@ -114,7 +114,7 @@ public enum AppView {
 
     // MARK: - Status line
 
-    /// `me@example.com · Inbox · synced 14:02 · 2 pending · 1 failed · offline    Syncing…`, in reverse
+    /// `me@example.com · Inbox · synced 3 min ago · 2 pending · 1 failed · offline    Syncing…`, in reverse
     /// video, or plain text when colour is off. What is happening (progress, an error, a note) is kept
     /// at the right; the facts on the left give way first when the line is short.
     static func statusLine(_ context: Context, width: Int) -> String {
@@ -122,7 +122,7 @@ public enum AppView {
         let status = state.status
         let dot = " " + context.glyphs.separatorDot + " "
         var facts = [TerminalSafeText.singleLine(state.account), filterName(state.filter)]
-        facts.append(status.lastSyncAtMs.map { "synced " + context.time.relative($0) } ?? "not synced yet")
+        facts.append(status.lastSyncAtMs.map { "synced " + context.time.ago($0) } ?? "not synced yet")
         if status.pendingCount > 0 { facts.append("\(status.pendingCount) pending") }
         if status.failedCount > 0 { facts.append("\(status.failedCount) failed") }
         if status.isOffline { facts.append("offline") }

@@ -142,7 +142,7 @@ struct AppViewTests {
         _ = AppReducer.reduce(
             &state, .syncFinished(SyncSummary(finishedAtMs: Data.nowMs - 60_000, pendingCount: 3, failedCount: 1)))
         var status = Self.visible(Self.frame(state, color: false).lines.last!)
-        #expect(status.contains("me@example.com · Inbox · synced 11:59 · 3 pending · 1 failed"))
+        #expect(status.contains("me@example.com · Inbox · synced 1 min ago · 3 pending · 1 failed"))
         #expect(status.contains("? help"))
         AppTestData.press(&state, .character("f"))
         _ = AppReducer.reduce(&state, .syncFailed(message: "Could not reach Gmail", isOffline: true))

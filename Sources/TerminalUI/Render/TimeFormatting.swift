@@ -46,6 +46,18 @@ public struct TimeFormatting: Sendable {
         }
     }
 
+    /// How long ago `ms` was, for what a live screen keeps current: "just now", "5 min ago", "3 h ago",
+    /// then the day as ``relative(_:)`` gives it. A time ahead of now (a clock set back) is "just now".
+    public func ago(_ ms: Int64) -> String {
+        let minutes = (nowMs - ms) / 60_000
+        switch minutes {
+        case ..<1: return "just now"
+        case 1..<60: return "\(minutes) min ago"
+        case 60..<(24 * 60): return "\(minutes / 60) h ago"
+        default: return relative(ms)
+        }
+    }
+
     /// "14:02" in the configured time zone.
     public func clockTime(_ ms: Int64) -> String {
         clock(calendar.dateComponents([.hour, .minute], from: Self.date(ms)))
