@@ -205,12 +205,15 @@ let package = Package(
         .executableTarget(
             name: "chatmail-bench",
             dependencies: [
+                "ChatmailApp",
                 "ChatmailStore",
                 "ChatmailSync",
                 "EmulatorLauncher",
                 "MailText",
                 "GmailAPI",
                 "GmailEmulator",
+                "TerminalKit",
+                "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

@@ -52,7 +52,7 @@ extension AppView {
             return [context.palette.paint(" Select a conversation and press Enter.", .dim)]
         }
         guard let transcript = open.transcript else { return [context.palette.paint(" Loading…", .dim)] }
-        let lines = TranscriptPane.lines(
+        let lines = context.cache.lines(
             transcript, width: width, palette: context.palette, glyphs: context.glyphs, time: context.time)
         let bottom = max(0, lines.count - rows)
         let top = open.followsBottom ? bottom : min(max(0, open.top), bottom)

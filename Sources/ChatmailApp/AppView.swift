@@ -8,13 +8,15 @@ import TerminalUI
 /// and queue rows come from TerminalUI's renderers, the same ones the commands print with; this type
 /// only arranges their lines.
 public enum AppView {
+    /// - parameter cache: the session's cache of the open transcript's lines; a fresh one draws afresh.
     public static func frame(
-        for state: AppState, size: TerminalSize, palette: Palette, glyphs: Glyphs, time: TimeFormatting
+        for state: AppState, size: TerminalSize, palette: Palette, glyphs: Glyphs, time: TimeFormatting,
+        cache: TranscriptLineCache = TranscriptLineCache()
     ) -> Frame {
         guard size.rows > 0, size.columns > 0 else {
             return Frame(lines: Array(repeating: "", count: max(0, size.rows)))
         }
-        let context = Context(state: state, palette: palette, glyphs: glyphs, time: time)
+        let context = Context(state: state, palette: palette, glyphs: glyphs, time: time, cache: cache)
         let composer = state.composer.map { composerLines($0, context: context, width: size.columns) }
         let layout = AppLayout(size: size, composerRows: composer?.lines.count ?? 0)
         let rows = layout.paneRows
@@ -55,6 +57,7 @@ public enum AppView {
         var palette: Palette
         var glyphs: Glyphs
         var time: TimeFormatting
+        var cache: TranscriptLineCache
     }
 
     /// Side by side when wide; when narrow, the transcript once one is being read, else the list.

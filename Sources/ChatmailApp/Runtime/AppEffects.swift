@@ -45,10 +45,8 @@ public struct AppEffects: Sendable {
             }) { .loadFailed($0) }
         case .search(let text):
             return await answer({
-                let trimmed = text.trimmingCharacters(in: .whitespaces)
-                guard !trimmed.isEmpty else { return .searchResults(query: text, []) }
-                return .searchResults(
-                    query: text, try store.search(try SearchQuery(trimmed), in: account.id, limit: 50))
+                guard let live = Self.liveQuery(text) else { return .searchResults(query: text, []) }
+                return .searchResults(query: text, try store.search(try SearchQuery(live), in: account.id, limit: 50))
             }) { .searchFailed(query: text, message: $0) }
         case .perform(let kind, let conversation, let title):
             return await perform(kind, conversation: conversation, title: title, isUndo: false)
@@ -93,6 +91,19 @@ public struct AppEffects: Sendable {
         case .openEditor, .quit, .scheduleTick, .redrawAll:
             return nil
         }
+    }
+
+    /// The query a search keystroke runs: the text as typed, with the word being typed searched as a
+    /// prefix (`pro` finds "project"), so results narrow with each key rather than appearing only once
+    /// a word is complete. A word followed by a space is complete; FTS5 syntax is left as written.
+    /// `nil` for nothing to search.
+    static func liveQuery(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return nil }
+        guard !text.hasSuffix(" "), let last = trimmed.split(separator: " ").last, last.count >= 2,
+            last.allSatisfy({ $0.isLetter || $0.isNumber })
+        else { return trimmed }
+        return trimmed + "*"
     }
 
     func perform(_ kind: PendingActionKind, conversation: ConversationID, title: String, isUndo: Bool) async

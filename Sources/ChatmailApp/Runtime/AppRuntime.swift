@@ -53,6 +53,7 @@ public struct AppRuntime: Sendable {
             continuation.finish()
         }
 
+        let cache = TranscriptLineCache()
         var quitting = false
         func execute(_ list: [AppEffect]) {
             for effect in list {
@@ -82,7 +83,7 @@ public struct AppRuntime: Sendable {
         }
 
         execute(AppReducer.start(&state))
-        draw(state)
+        draw(state, cache: cache)
         for await event in events {
             if case .tick(let now) = event { state.nowMs = now }
             // Raw mode turns the terminal's own Ctrl-Z off: the app stops itself the same way, and the
@@ -93,12 +94,13 @@ public struct AppRuntime: Sendable {
             }
             execute(AppReducer.reduce(&state, event))
             if quitting { break }
-            draw(state)
+            draw(state, cache: cache)
         }
     }
 
-    func draw(_ state: AppState) {
+    func draw(_ state: AppState, cache: TranscriptLineCache) {
         let time = TimeFormatting(timeZone: state.timeZone, nowMs: state.nowMs)
-        terminal.draw(AppView.frame(for: state, size: state.size, palette: palette, glyphs: glyphs, time: time))
+        terminal.draw(
+            AppView.frame(for: state, size: state.size, palette: palette, glyphs: glyphs, time: time, cache: cache))
     }
 }

@@ -143,8 +143,8 @@ struct EndToEndErrorTests {
         // The emulator's bucket refills in real time, so backoff sleeps a quarter of the requested time for real.
         try await withEmulator(
             {
-                // A bucket of 5.01 units holds one 5-unit call: every later call needs ~1 s of refill, so 429s
-                // happen however slowly a loaded machine sends the requests (20 u/s let them all through).
+                // A bucket of 5.01 units holds one 5-unit call: every later call needs ~1 s of refill, so the
+                // calls sent together beside the first are refused (20 u/s would let them all through).
                 $0.mailbox = .synthetic(count: 5)
                 $0.quotaUnitsPerSecond = 5.01
             }, sleeper: EndToEndSleeper(realFraction: 0.3)
@@ -152,7 +152,14 @@ struct EndToEndErrorTests {
             let ids = await e.emulator.mailbox.list(matching: { _ in true }, after: nil, limit: 100).page.map(\.id)
             try await e.control("reset-quota")
             let client = e.client(maxAttempts: 8)
-            for id in ids { _ = try await client.getMessage(id: id, format: .minimal) }
+            // The first two together: only one fits the bucket, so the other is refused however slowly a
+            // loaded machine runs (one after another, a machine taking a second per request never hits the
+            // limit). The rest follow one at a time, each retried on its own schedule.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for id in ids.prefix(2) { group.addTask { _ = try await client.getMessage(id: id, format: .minimal) } }
+                try await group.waitForAll()
+            }
+            for id in ids.dropFirst(2) { _ = try await client.getMessage(id: id, format: .minimal) }
             let stats = try await e.control("quota", method: "GET").json
             let limited = stats["rateLimited"] as? Int ?? 0
             #expect(limited > 0, "stats: \(stats)")
