@@ -38,7 +38,8 @@ extension ComposeEndToEnd {
             let home = try await ComposeHome()
             let tmux = try await shell(home)
             try await tmux.type(#"stty -g > "$HOME/stty.before""#)
-            try await tmux.type(#"chatmail app; echo "exit=$?""#)
+            // `chatmail` alone on a terminal is the app.
+            try await tmux.type(#"chatmail; echo "exit=$?""#)
             let opened = try await tmux.rows("the app should open on the conversation list with a status line") {
                 rows in rows.last?.contains("me@example.org") == true && rows.last?.contains("? help") == true
             }
@@ -70,6 +71,21 @@ extension ComposeEndToEnd {
             #expect(sent.count == 1)
             #expect(sent.first?.raw.contains("Eight is perfect.") == true)
             #expect(sent.first?.threadID == home.patThread)
+
+            // A pane shorter than the conversation: the end shows; PgUp scrolls back to its first message.
+            try await tmux.run(["resize-window", "-t", "t", "-x", String(Self.columns), "-y", "12"])
+            let short = try await tmux.rows("the short pane should show the end of the conversation") { rows in
+                rows.count == 12 && rows.contains { $0.contains("Eight is perfect.") }
+                    && !rows.contains { $0.contains("│ Dinner on Friday? │") }
+            }
+            #expect(short.allSatisfy { DisplayWidth.of($0) <= Self.columns })
+            try await tmux.press("PageUp")
+            try await tmux.press("PageUp")
+            _ = try await tmux.rows("PgUp should scroll back to Pat's first message") { rows in
+                rows.contains { $0.contains("│ Dinner on Friday? │") }
+                    && !rows.contains { $0.contains("Eight is perfect.") }
+            }
+            try await tmux.run(["resize-window", "-t", "t", "-x", String(Self.columns), "-y", String(Self.rows)])
 
             // Archive: local at once, then the sync after the action tells Gmail.
             try await tmux.press("e")
