@@ -87,6 +87,17 @@ extension ComposeEndToEnd {
             }
             try await tmux.run(["resize-window", "-t", "t", "-x", String(Self.columns), "-y", String(Self.rows)])
 
+            // Ctrl-Z stops the app and gives the shell its terminal back; `fg` brings the app back, redrawn.
+            try await tmux.press("C-z")
+            _ = try await tmux.rows("Ctrl-Z should give the shell back") { rows in
+                rows.last == RealTerminalTests.prompt && rows.contains { $0.contains("Stopped") }
+            }
+            try await tmux.type(#"clear; fg; echo "resumed-exit=$?""#)
+            _ = try await tmux.rows("fg should redraw the app") { rows in
+                rows.count == Self.rows && rows.last?.contains("me@example.org") == true
+                    && rows.contains { $0.contains("Eight is perfect.") }
+            }
+
             // Archive: local at once, then the sync after the action tells Gmail.
             try await tmux.press("e")
             let archived = try await eventually("Pat's messages should leave Gmail's inbox") {
@@ -116,7 +127,7 @@ extension ComposeEndToEnd {
 
             // q quits, the shell is back, and the terminal is as it was.
             try await tmux.press("q")
-            _ = try await tmux.rows("q should quit with status 0") { rows in rows.contains("exit=0") }
+            _ = try await tmux.rows("q should quit with status 0") { rows in rows.contains("resumed-exit=0") }
             try await tmux.type(
                 #"[ "$(stty -g)" = "$(cat "$HOME/stty.before")" ] && echo restored || echo broken"#
                     + #"; stty -a | tr ' ;' '\n\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\n' ' '; echo"#
