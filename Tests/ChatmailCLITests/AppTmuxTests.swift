@@ -140,6 +140,24 @@ extension ComposeEndToEnd {
             #expect(after.contains { $0.hasPrefix("icanon echo") }, "\(after.joined(separator: "\n"))")
         }
 
+        @Test("SIGTERM quits the app with the terminal restored")
+        func terminated() async throws {
+            let home = try await ComposeHome()
+            let tmux = try await shell(home, columns: 100, rows: 24)
+            try await tmux.type(#"stty -g > "$HOME/stty.before"; chatmail app; echo "exit=$?""#)
+            _ = try await tmux.rows("the app should open") { rows in rows.last?.contains("me@example.org") == true }
+            let shell = try await tmux.run(["display-message", "-p", "-t", "t", "#{pane_pid}"])
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            try await tmux.run(["run-shell", "pkill -TERM -P \(shell) -x chatmail"])
+            _ = try await tmux.rows("SIGTERM should end the app") { rows in rows.contains { $0.hasPrefix("exit=") } }
+            try await tmux.type(#"[ "$(stty -g)" = "$(cat "$HOME/stty.before")" ] && echo restored || echo broken"#)
+            let after = try await tmux.rows("stty should answer") { rows in
+                rows.contains("restored") || rows.contains("broken")
+            }
+            #expect(after.contains("restored"), "\(after.joined(separator: "\n"))")
+            #expect(after.contains("exit=0"), "\(after.joined(separator: "\n"))")
+        }
+
         /// Polls `condition` until it holds, for at most 30 s.
         func eventually(_ what: String, _ condition: () async throws -> Bool) async throws -> Bool {
             let deadline = Date().addingTimeInterval(30)
