@@ -26,6 +26,8 @@ enum CommandError: Error, Sendable {
     case editorFailed(String)
     /// What `reply` or `send` was given cannot be sent (a bad address, too large); nothing is queued.
     case cannotSend(String)
+    /// The interactive app was started without a terminal to draw on.
+    case needsTerminal
 }
 
 extension CommandError: LocalizedError {
@@ -58,6 +60,8 @@ extension CommandError: LocalizedError {
             "The editor failed (\(reason)); nothing was queued."
         case .cannotSend(let reason):
             "\(reason) Nothing was queued."
+        case .needsTerminal:
+            "The app needs a terminal (standard input and output); the other commands work in scripts."
         }
     }
 

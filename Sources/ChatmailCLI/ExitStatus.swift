@@ -92,7 +92,7 @@ enum ExitStatus: Int32, Sendable {
                 self = .personNotFound
             case .outputFailed: self = .failure
             case .badInput, .notAMessage: self = .dataError
-            case .emptyMessage, .editorFailed, .cannotSend: self = .usage
+            case .emptyMessage, .editorFailed, .cannotSend, .needsTerminal: self = .usage
             }
         default:
             return nil

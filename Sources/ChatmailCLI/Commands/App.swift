@@ -25,7 +25,7 @@ struct App: AsyncParsableCommand {
 
     func run() async throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            throw CommandError.badInput("the app needs a terminal; the other commands work in scripts")
+            throw CommandError.needsTerminal
         }
         let env = AppEnvironment(global)
         let store = try env.openExistingStore()
