@@ -72,7 +72,9 @@ extension ComposeEndToEnd {
             #expect(sent.first?.raw.contains("Eight is perfect.") == true)
             #expect(sent.first?.threadID == home.patThread)
 
-            // A pane shorter than the conversation: the end shows; PgUp scrolls back to its first message.
+            // A pane shorter than the conversation: reading from its end (G), the end stays in view; PgUp
+            // scrolls back to its first message.
+            try await tmux.press("G")
             try await tmux.run(["resize-window", "-t", "t", "-x", String(Self.columns), "-y", "12"])
             let short = try await tmux.rows("the short pane should show the end of the conversation") { rows in
                 rows.count == 12 && rows.contains { $0.contains("Eight is perfect.") }

@@ -110,44 +110,23 @@ struct OutboxSender {
                     try await complete(action, gmailID: gmailID, threadID: threadID, account: account)
                     return .completed
                 }
-            } catch let lookError as GmailAPIError {
-                action.lastError = PendingActionSender.describe(lookError)
+            } catch is GmailAPIError {
+                // Gmail could not be asked either: the mark stays, so the next attempt asks before sending.
             }
         } else {
             // Gmail answered, and the answer says nothing was sent (or no request was written at all).
             try await store.write { tx in try tx.setOutcomeUnknown(false, checkingFromHistory: nil, for: actionID) }
         }
-        let result: PendingActionSender.SendResult
-        switch PendingActionSender.disposition(of: error) {
-        case .stopRun:
+        // Nothing was sent when Gmail could not be reached, and nothing is wrong with the message: it
+        // waits in the queue, shown as queued, with the reason kept.
+        guard
+            let result = action.recordFailure(
+                error, unreachableStatus: .pending, schedule: schedule, nowMs: clock(), random: random)
+        else {
             action.status = previousStatus
             action.attempts -= 1
             try await store.write { [action] tx in try tx.savePendingAction(action) }
             throw error
-        case .unreachable:
-            // Nothing was sent and nothing is wrong with the message: it waits in the queue, shown as
-            // queued, with the reason kept.
-            action.attempts -= 1
-            action.status = .pending
-            action.lastError = PendingActionSender.describe(error)
-            let now = clock()
-            action.nextAttemptAtMs =
-                now + schedule.unreachableDelayMs(waitedMs: now - action.createdAtMs, unit: random.unitInterval())
-            result = .unreachable(error)
-        case .retryLater(let retryAfterMs) where action.attempts < schedule.maxAttempts:
-            action.status = .failed
-            action.lastError = PendingActionSender.describe(error)
-            action.nextAttemptAtMs = schedule.nextAttemptMs(
-                afterAttempt: action.attempts, nowMs: clock(), random: random, retryAfterMs: retryAfterMs)
-            result = .failed
-        case .retryLater:
-            action.status = .abandoned
-            action.lastError = "Gave up after \(action.attempts) attempts. " + PendingActionSender.describe(error)
-            result = .abandoned
-        case .abandon:
-            action.status = .abandoned
-            action.lastError = PendingActionSender.describe(error)
-            result = .abandoned
         }
         let finished = action
         try await tracker.write(in: store) { tx, modifications in

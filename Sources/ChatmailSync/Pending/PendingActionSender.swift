@@ -184,44 +184,21 @@ public struct PendingActionSender: PendingActionPusher {
         do {
             try await deliver(&action, &delivery)
         } catch let error as GmailAPIError {
-            switch Self.disposition(of: error) {
-            case .stopRun:
+            // Gmail never answering is not counted against the action. It waits as failed, keeping the
+            // reason, which also marks it as possibly applied (a request may have gone out before the
+            // connection broke).
+            guard
+                let result = action.recordFailure(
+                    error, unreachableStatus: .failed, schedule: schedule, nowMs: clock(), random: random)
+            else {
                 // A login problem is not the action's fault: put it back as it was, then stop the run.
                 action.status = previousStatus
                 action.attempts -= 1
                 try await store.write { [action] tx in try tx.savePendingAction(action) }
                 throw error
-            case .unreachable:
-                // Gmail never answered: not counted against the action. It keeps the reason, which also
-                // marks it as possibly applied (a request may have gone out before the connection broke).
-                action.attempts -= 1
-                action.status = .failed
-                action.lastError = Self.describe(error)
-                let now = clock()
-                action.nextAttemptAtMs =
-                    now
-                    + schedule.unreachableDelayMs(
-                        waitedMs: now - action.createdAtMs, unit: random.unitInterval())
-                try await finish(action, delivery, account: account)
-                return .unreachable(error)
-            case .retryLater(let retryAfterMs) where action.attempts < schedule.maxAttempts:
-                action.status = .failed
-                action.lastError = Self.describe(error)
-                action.nextAttemptAtMs = schedule.nextAttemptMs(
-                    afterAttempt: action.attempts, nowMs: clock(), random: random, retryAfterMs: retryAfterMs)
-                try await finish(action, delivery, account: account)
-                return .failed
-            case .retryLater:
-                action.status = .abandoned
-                action.lastError = "Gave up after \(action.attempts) attempts. " + Self.describe(error)
-                try await finish(action, delivery, account: account)
-                return .abandoned
-            case .abandon:
-                action.status = .abandoned
-                action.lastError = Self.describe(error)
-                try await finish(action, delivery, account: account)
-                return .abandoned
             }
+            try await finish(action, delivery, account: account)
+            return result
         }
         // Any other error (cancellation, the store) leaves the claim: the next run returns it to pending.
         action.status = .completed
