@@ -201,13 +201,15 @@ extension StoreTransaction {
 }
 
 extension StoreTransaction {
-    /// The live send actions of the account whose last attempt's outcome is unknown.
+    /// The send actions of the account whose last attempt's outcome is unknown: live ones, and those
+    /// given up on after attempts whose answers were lost (any of which may have gone out).
     public func sendsWithUnknownOutcome(in account: AccountID) throws -> [PendingActionID] {
         try PendingActionID.fetchAll(
             db,
             sql: """
                 SELECT o.action_id FROM outbox o JOIN pending_action a ON a.id = o.action_id
-                WHERE o.account_id = ? AND o.outcome_unknown = 1 AND a.status IN ('pending', 'failed', 'processing')
+                WHERE o.account_id = ? AND o.outcome_unknown = 1
+                  AND a.status IN ('pending', 'failed', 'processing', 'abandoned')
                 ORDER BY o.action_id
                 """,
             arguments: [account])
