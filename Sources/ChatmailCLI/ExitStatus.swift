@@ -78,6 +78,8 @@ enum ExitStatus: Int32, Sendable {
             case .nothingToAnswer, .listDoesNotAcceptPosts: self = .usage
             case .noOwnAddress: self = .notLoggedIn
             }
+        case is CodesError:
+            self = .personNotFound  // nothing found, as for a person: scripts test for 2
         case is SearchError, is ConfigError:
             self = .usage
         case let error as ExportError:

@@ -32,7 +32,7 @@ import Testing
                         "001_account", "002_conversation", "003_message", "004_message_fts", "005_queues",
                         "006_sync_queue",
                         "007_pending_action_details", "008_drop_message_html", "009_covering_conversation_index",
-                        "010_mailing_lists", "011_message_by_list", "012_outbox",
+                        "010_mailing_lists", "011_message_by_list", "012_outbox", "013_verification_codes",
                     ])
             }
         }

@@ -57,6 +57,7 @@ extension Status: JSONOutputCommand { var printsJSON: Bool { json } }
 extension Conversations: JSONOutputCommand { var printsJSON: Bool { json } }
 extension Show: JSONOutputCommand { var printsJSON: Bool { json } }
 extension Search: JSONOutputCommand { var printsJSON: Bool { json } }
+extension Codes: JSONOutputCommand { var printsJSON: Bool { json } }
 extension Reply: JSONOutputCommand { var printsJSON: Bool { json } }
 extension Send: JSONOutputCommand { var printsJSON: Bool { json } }
 extension Pending.List: JSONOutputCommand { var printsJSON: Bool { json } }

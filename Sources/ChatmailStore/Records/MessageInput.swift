@@ -84,6 +84,8 @@ public struct MessageInput: Sendable, Equatable {
     public var rfc822MessageID: String?
     /// The ids of the References header, in order, each with its angle brackets.
     public var references: [String]
+    /// The one-time code the message carries, as the service wrote it, and the service; `nil` for most mail.
+    public var verificationCode: VerificationCodeInput?
 
     public init(
         gmailID: String, threadID: String, internalDateMs: Int64,
@@ -150,4 +152,17 @@ public struct MessageUpsert: Sendable, Equatable {
 /// A participant's role on a message, as stored in `message_participant.role` (CHECK-constrained).
 public enum ParticipantRole: String, Sendable, CaseIterable, DatabaseValueConvertible {
     case from, to, cc, bcc
+}
+
+/// A one-time code found in a message when it was stored.
+public struct VerificationCodeInput: Sendable, Equatable {
+    /// As the service wrote it (`123-456`).
+    public var code: String
+    /// Who sent it, as a person would name the service ("GitHub"); `nil` when it cannot be told.
+    public var service: String?
+
+    public init(code: String, service: String?) {
+        self.code = code
+        self.service = service
+    }
 }

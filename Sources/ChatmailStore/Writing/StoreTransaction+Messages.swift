@@ -51,8 +51,9 @@ extension StoreTransaction {
                         from_address, from_name, subject, snippet, body_text, original_text,
                         quoted_text_removed, is_newsletter, newsletter_reason, is_from_me, size_estimate,
                         gmail_history_id, list_id, list_name, list_post_address, list_read_only, reply_to,
-                        mail_followup_to, rfc822_message_id, references_header)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        mail_followup_to, rfc822_message_id, references_header, verification_code,
+                        verification_service)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (account_id, gmail_id) DO NOTHING
                     """))
         insert.bind(account.rawValue, at: 1)
@@ -80,6 +81,8 @@ extension StoreTransaction {
         insert.bind(mailFollowupTo, at: 23)
         insert.bind(message.rfc822MessageID, at: 24)
         insert.bind(references, at: 25)
+        insert.bind(message.verificationCode?.code, at: 26)
+        insert.bind(message.verificationCode?.service, at: 27)
         try insert.execute()
         let messageID: MessageID
         var previousConversation: ConversationID?
@@ -109,7 +112,8 @@ extension StoreTransaction {
                         quoted_text_removed = ?, is_newsletter = ?, newsletter_reason = ?,
                         is_from_me = ?, size_estimate = ?, gmail_history_id = ?, list_id = ?, list_name = ?,
                         list_post_address = ?, list_read_only = ?, reply_to = ?, mail_followup_to = ?,
-                        rfc822_message_id = ?, references_header = ?
+                        rfc822_message_id = ?, references_header = ?, verification_code = ?,
+                        verification_service = ?
                     WHERE id = ?
                     """
             ).execute(arguments: [
@@ -118,7 +122,7 @@ extension StoreTransaction {
                 message.quotedTextRemoved, message.isNewsletter, reasons,
                 isFromMe, message.sizeEstimate, historyID, message.mailingList?.id, message.mailingList?.name,
                 listPostAddress, listReadOnly, replyTo, mailFollowupTo, message.rfc822MessageID, references,
-                messageID,
+                message.verificationCode?.code, message.verificationCode?.service, messageID,
             ])
             for table in ["message_participant", "message_label", "attachment", "own_post_recipient"] {
                 try db.cachedStatement(sql: "DELETE FROM \(table) WHERE message_id = ?").execute(arguments: [messageID])

@@ -1,0 +1,102 @@
+import ArgumentParser
+import ChatmailStore
+import Foundation
+import JSONOutput
+import TerminalUI
+
+/// `chatmail codes`: the one-time codes in recent mail, newest first.
+struct Codes: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the one-time (verification) codes in recent mail, newest first.",
+        discussion: """
+            Codes are found when mail is synced, so this is instant and works offline. --latest prints only \
+            the newest code, for scripts (exit 2 when there is none).
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @Option(
+        help: ArgumentHelp(
+            "How far back to look: a number with s, m, h or d (30m, 24h, 7d).", valueName: "duration"))
+    var since = "24h"
+    @Flag(help: "Print only the newest code.") var latest = false
+    @Flag(help: "Print [{code, service, from, receivedAt, gmailId}] as JSON.") var json = false
+
+    func validate() throws {
+        if Self.milliseconds(since) == nil {
+            throw ValidationError(
+                "--since takes a duration such as 30m, 24h or 7d, not \(EchoedInput.quoted(since)).")
+        }
+    }
+
+    func run() async throws {
+        let env = AppEnvironment(global)
+        let store = try env.openExistingStore()
+        let account = try env.selectedAccount(in: store)
+        let window = Self.milliseconds(since) ?? 86_400_000
+        var hits = try store.verificationCodes(in: account.id, sinceMs: env.clock() - window, limit: latest ? 1 : 100)
+        if latest {
+            guard let newest = hits.first else { throw CodesError.noCode(since: since) }
+            hits = [newest]
+            if !json {
+                try env.write(TerminalSafeText.singleLine(newest.code) + "\n")
+                return
+            }
+        }
+        if json {
+            try env.write(try JSONRenderer(time: env.time).render(hits))
+            return
+        }
+        guard !hits.isEmpty else {
+            try env.write("No codes in mail from the last \(since).\n")
+            return
+        }
+        try env.write(CodesRenderer(time: env.time, palette: env.palette).render(hits))
+    }
+
+    /// `30m`, `24h`, `7d`, `90s` as milliseconds; `nil` for anything else.
+    static func milliseconds(_ text: String) -> Int64? {
+        guard let unit = text.last, let count = Int64(text.dropLast()), count > 0, count < 100_000 else { return nil }
+        switch unit {
+        case "s": return count * 1000
+        case "m": return count * 60_000
+        case "h": return count * 3_600_000
+        case "d": return count * 86_400_000
+        default: return nil
+        }
+    }
+}
+
+/// `codes --latest` with no code in the window.
+enum CodesError: Error, LocalizedError {
+    case noCode(since: String)
+
+    var errorDescription: String? {
+        switch self {
+        case .noCode(let since): "No codes in mail from the last \(EchoedInput.quoted(since))."
+        }
+    }
+}
+
+/// The codes as a table: code, service, sender, age.
+struct CodesRenderer {
+    var time: TimeFormatting
+    var palette: Palette
+
+    func render(_ hits: [VerificationCodeHit]) -> String {
+        let codes = hits.map { TerminalSafeText.singleLine($0.code) }
+        let services = hits.map { TerminalSafeText.singleLine($0.service ?? "") }
+        let codeWidth = codes.map(DisplayWidth.of).max() ?? 0
+        let serviceWidth = min(24, services.map(DisplayWidth.of).max() ?? 0)
+        var out = ""
+        for (index, hit) in hits.enumerated() {
+            let code = codes[index] + String(repeating: " ", count: codeWidth - DisplayWidth.of(codes[index]))
+            let service = DisplayWidth.truncate(services[index], toWidth: serviceWidth, ellipsis: "…")
+            let paddedService = service + String(repeating: " ", count: max(0, serviceWidth - DisplayWidth.of(service)))
+            let sender = TerminalSafeText.singleLine(hit.from.name ?? hit.from.address)
+            out +=
+                palette.paint(code, .bold) + "  " + paddedService + "  " + sender + "  "
+                + palette.paint(time.ago(hit.receivedAtMs), .dim) + "\n"
+        }
+        return out
+    }
+}
