@@ -244,8 +244,7 @@ public actor MailboxState {
     }
 
     @discardableResult
-    func applyLabels(_ id: String, add: [String], remove: [String], recordHistory: Bool = true) -> StoredMessage
-    {
+    func applyLabels(_ id: String, add: [String], remove: [String], recordHistory: Bool = true) -> StoredMessage {
         guard var message = messages[id] else { preconditionFailure("applyLabels on missing message \(id)") }
         let added = add.reduce(into: [String]()) { acc, l in
             if !message.labelIds.contains(l) && !acc.contains(l) { acc.append(l) }

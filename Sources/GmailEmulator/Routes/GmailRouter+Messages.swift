@@ -112,7 +112,8 @@ extension GmailRouter {
         switch request.param(name)?.lowercased() {
         case nil, "false": return false
         case "true": return true
-        case let text?: throw .badRequest("Invalid value at '\(name)' (TYPE_BOOL), \"\(text)\"", reason: "invalidArgument")
+        case let text?:
+            throw .badRequest("Invalid value at '\(name)' (TYPE_BOOL), \"\(text)\"", reason: "invalidArgument")
         }
     }
 
