@@ -2,8 +2,9 @@ import Foundation
 import MailText
 
 /// Loads the initial mailbox: a directory of `.eml` files (labels from `X-Gmail-Labels` or a
-/// `labels.json` sidecar `{"file.eml": ["INBOX", "UNREAD"]}`), an mbox file (Takeout), or a
-/// synthetic mailbox. Loaded messages get history ids but no history records: their past is not replayable.
+/// `labels.json` sidecar `{"file.eml": ["INBOX", "UNREAD"]}`), an mbox file (Takeout), one message
+/// file, or a synthetic mailbox. No mbox `From ` separator line is kept in a stored message. Loaded
+/// messages get history ids but no history records: their past is not replayable.
 enum MailboxLoader {
     static func load(_ source: EmulatorConfiguration.MailboxSource, into mailbox: MailboxState, seed: UInt64)
         async throws
