@@ -10,6 +10,7 @@ public actor QuotaLedger {
         "history.list": 2, "messages.list": 5, "messages.get": 5, "messages.attachments.get": 5,
         "messages.modify": 5, "messages.trash": 5, "messages.untrash": 5, "messages.batchModify": 50,
         "messages.batchDelete": 50, "messages.delete": 10, "threads.get": 10, "threads.list": 10,
+        "threads.modify": 10, "threads.trash": 10, "threads.untrash": 10,
         "messages.send": 100, "drafts.create": 10, "drafts.update": 15, "drafts.delete": 10, "drafts.get": 5,
         "drafts.list": 5, "drafts.send": 100,
     ]

@@ -2,8 +2,9 @@ import Foundation
 import MailText
 
 /// Loads the initial mailbox: a directory of `.eml` files (labels from `X-Gmail-Labels` or a
-/// `labels.json` sidecar `{"file.eml": ["INBOX", "UNREAD"]}`), an mbox file (Takeout), or a
-/// synthetic mailbox. Loaded messages get history ids but no history records: their past is not replayable.
+/// `labels.json` sidecar `{"file.eml": ["INBOX", "UNREAD"]}`), an mbox file (Takeout), one message
+/// file, or a synthetic mailbox. No mbox `From ` separator line is kept in a stored message. Loaded
+/// messages get history ids but no history records: their past is not replayable.
 enum MailboxLoader {
     static func load(_ source: EmulatorConfiguration.MailboxSource, into mailbox: MailboxState, seed: UInt64)
         async throws
@@ -31,7 +32,10 @@ enum MailboxLoader {
                 guard let data = FileManager.default.contents(atPath: path) else {
                     throw EmulatorError.unreadableMailbox(path: path)
                 }
-                for raw in splitMbox([UInt8](data)) {
+                let bytes = [UInt8](data)
+                // A file that does not open with a separator is one message, not an mbox.
+                let raws = bytes.starts(with: separator) ? splitMbox(bytes) : [bytes]
+                for raw in raws {
                     await mailbox.insert(raw: raw, labelNames: gmailLabels(raw), recordHistory: false)
                 }
             }
@@ -51,9 +55,20 @@ enum MailboxLoader {
             guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else {
                 continue
             }
-            let raw = [UInt8](data)
+            let raw = withoutSeparator([UInt8](data))
             await mailbox.insert(raw: raw, labelNames: sidecar[name] ?? gmailLabels(raw), recordHistory: false)
         }
+    }
+
+    static let separator = Array("From ".utf8)
+
+    /// A message file without the mbox `From sender date` line some `.eml` files keep at the top: that
+    /// line belongs to the mailbox file, not to the message, so `format=raw` must not return it.
+    /// (`>From ` body lines are left alone: a lone `.eml` is not mbox-escaped.)
+    static func withoutSeparator(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.starts(with: separator) else { return bytes }
+        guard let newline = bytes.firstIndex(of: 0x0A) else { return [] }
+        return Array(bytes[(newline + 1)...])
     }
 
     /// Takeout's `X-Gmail-Labels: Inbox,Unread,"Work, 2024"` (comma-separated, optionally quoted).
@@ -77,7 +92,9 @@ enum MailboxLoader {
         return labels.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    /// Splits an mboxrd/mboxo file on `From ` separator lines and undoes `>From ` quoting.
+    /// Splits an mboxrd/mboxo file on `From ` separator lines (which are dropped) and undoes `>From `
+    /// quoting: one `>` goes from every `>+From ` line, so mboxo's `>From ` and mboxrd's `>>From `
+    /// come back as `From ` and `>From `.
     static func splitMbox(_ bytes: [UInt8]) -> [[UInt8]] {
         var messages: [[UInt8]] = []
         var current: [UInt8] = []
@@ -95,14 +112,14 @@ enum MailboxLoader {
             var end = start
             while end < bytes.count && bytes[end] != 0x0A { end += 1 }
             let line = bytes[start..<min(end + 1, bytes.count)]
-            if line.starts(with: Array("From ".utf8)) {
+            if line.starts(with: separator) {
                 flush()
                 inMessage = true
             } else if inMessage {
                 var body = line[...]
                 var index = body.startIndex
                 while index < body.endIndex && body[index] == UInt8(ascii: ">") { index += 1 }
-                if index > body.startIndex, body[index...].starts(with: Array("From ".utf8)) { body = body.dropFirst() }
+                if index > body.startIndex, body[index...].starts(with: separator) { body = body.dropFirst() }
                 current.append(contentsOf: body)
             }
             start = end + 1

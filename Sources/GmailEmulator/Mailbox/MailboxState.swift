@@ -16,7 +16,7 @@ public actor MailboxState {
 
     private(set) var messages: [String: StoredMessage] = [:]
     /// Message ids, newest first by (internalDate, id): the `messages.list` order.
-    private var order: [String] = []
+    private(set) var order: [String] = []
     private(set) var labels = LabelCatalog()
     /// RFC 5322 Message-ID → thread id, for threading by References/In-Reply-To.
     private var threadByMessageID: [String: String] = [:]
@@ -231,7 +231,7 @@ public actor MailboxState {
         discard(id)
     }
 
-    private func validate(add: [String], remove: [String]) throws(GmailError) {
+    func validate(add: [String], remove: [String]) throws(GmailError) {
         guard add.count <= 100, remove.count <= 100 else {
             throw .badRequest("Too many label ids (limit 100).", reason: "invalidArgument")
         }
@@ -244,8 +244,7 @@ public actor MailboxState {
     }
 
     @discardableResult
-    private func applyLabels(_ id: String, add: [String], remove: [String], recordHistory: Bool = true) -> StoredMessage
-    {
+    func applyLabels(_ id: String, add: [String], remove: [String], recordHistory: Bool = true) -> StoredMessage {
         guard var message = messages[id] else { preconditionFailure("applyLabels on missing message \(id)") }
         let added = add.reduce(into: [String]()) { acc, l in
             if !message.labelIds.contains(l) && !acc.contains(l) { acc.append(l) }

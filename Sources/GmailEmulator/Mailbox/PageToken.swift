@@ -1,10 +1,12 @@
 import GmailModel
 
-/// Opaque page tokens for `messages.list` and `history.list`: base64url of a position that stays valid while the
+/// Opaque page tokens for `messages.list`, `threads.list` and `history.list`: base64url of a position that stays valid while the
 /// mailbox changes, so pages neither skip nor repeat messages when mail arrives between them.
 enum PageToken: Sendable, Equatable {
     /// `messages.list`: continue after the message with this sort key (newest first).
     case messages(internalDateMs: Int64, id: String)
+    /// `threads.list`: continue after the thread whose newest matching message has this sort key.
+    case threads(internalDateMs: Int64, id: String)
     /// `history.list`: continue after record `after`, never past `upperBound` (the first page's snapshot).
     case history(after: UInt64, upperBound: UInt64)
 
@@ -12,6 +14,7 @@ enum PageToken: Sendable, Equatable {
         let text: String
         switch self {
         case .messages(let date, let id): text = "m1:\(date):\(id)"
+        case .threads(let date, let id): text = "t1:\(date):\(id)"
         case .history(let after, let upper): text = "h1:\(after):\(upper)"
         }
         return Base64URL.encode(Array(text.utf8), padded: false)
@@ -25,6 +28,9 @@ enum PageToken: Sendable, Equatable {
         case "m1":
             guard let date = Int64(parts[1]) else { return nil }
             self = .messages(internalDateMs: date, id: parts[2])
+        case "t1":
+            guard let date = Int64(parts[1]) else { return nil }
+            self = .threads(internalDateMs: date, id: parts[2])
         case "h1":
             guard let after = UInt64(parts[1]), let upper = UInt64(parts[2]) else { return nil }
             self = .history(after: after, upperBound: upper)

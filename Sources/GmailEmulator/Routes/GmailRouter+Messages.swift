@@ -1,7 +1,7 @@
 import Foundation
 import GmailModel
 
-/// Profile, labels, sendAs, messages and threads handlers.
+/// Profile, labels, sendAs and messages handlers.
 extension GmailRouter {
     func profile() async -> EmulatorResponse {
         .json(
@@ -75,20 +75,7 @@ extension GmailRouter {
             guard case .messages(let date, let id)? = PageToken(token) else { throw .badRequest("Invalid pageToken") }
             cursor = (date, id)
         }
-        let labelIds = request.params("labelIds")
-        let query = MessageQuery(
-            request.param("q") ?? "", labels: await mailbox.labelCatalog,
-            nowMs: Int64(Date().timeIntervalSince1970 * 1000))
-        let includeSpamTrash =
-            request.param("includeSpamTrash") == "true" || query.mentionsSpamOrTrash
-            || labelIds.contains("SPAM") || labelIds.contains("TRASH")
-        let result = await mailbox.list(
-            matching: { message in
-                if !includeSpamTrash && (message.labelIds.contains("SPAM") || message.labelIds.contains("TRASH")) {
-                    return false
-                }
-                return labelIds.allSatisfy(message.labelIds.contains) && query.matches(message)
-            }, after: cursor, limit: limit)
+        let result = await mailbox.list(matching: try await listFilter(request), after: cursor, limit: limit)
         let next =
             result.hasMore
             ? result.page.last.map { PageToken.messages(internalDateMs: $0.internalDateMs, id: $0.id).encoded } : nil
@@ -100,6 +87,34 @@ extension GmailRouter {
                 ),
                 ("nextPageToken", next.map(JSONValue.string)), ("resultSizeEstimate", .int(Int64(result.total))),
             ]))
+    }
+
+    /// The `q`, `labelIds` and `includeSpamTrash` filter that `messages.list` and `threads.list` share.
+    /// SPAM and TRASH are left out unless asked for, or named by `labelIds` or the query.
+    func listFilter(_ request: EmulatorRequest) async throws(GmailError) -> @Sendable (StoredMessage) -> Bool {
+        let labelIds = request.params("labelIds")
+        let query = MessageQuery(
+            request.param("q") ?? "", labels: await mailbox.labelCatalog,
+            nowMs: Int64(Date().timeIntervalSince1970 * 1000))
+        let includeSpamTrash =
+            try GmailRouter.flag(request, "includeSpamTrash") || query.mentionsSpamOrTrash
+            || labelIds.contains("SPAM") || labelIds.contains("TRASH")
+        return { message in
+            if !includeSpamTrash && (message.labelIds.contains("SPAM") || message.labelIds.contains("TRASH")) {
+                return false
+            }
+            return labelIds.allSatisfy(message.labelIds.contains) && query.matches(message)
+        }
+    }
+
+    /// A boolean query parameter: absent is false; anything but `true`/`false` is a 400, as Gmail answers.
+    static func flag(_ request: EmulatorRequest, _ name: String) throws(GmailError) -> Bool {
+        switch request.param(name)?.lowercased() {
+        case nil, "false": return false
+        case "true": return true
+        case let text?:
+            throw .badRequest("Invalid value at '\(name)' (TYPE_BOOL), \"\(text)\"", reason: "invalidArgument")
+        }
     }
 
     static func format(_ request: EmulatorRequest, allowRaw: Bool = true) throws(GmailError) -> MessageRenderer.Format {
@@ -173,18 +188,5 @@ extension GmailRouter {
         }
         guard let bytes = MessageRenderer.partBody(raw: message.raw, partId: parsed.partId) else { throw .notFound }
         return .json(JSONValue(MessagePartBody(size: bytes.count, data: Base64URL.encode(bytes, padded: true))))
-    }
-
-    func threadGet(_ id: String, _ request: EmulatorRequest) async throws(GmailError) -> EmulatorResponse {
-        let format = try GmailRouter.format(request, allowRaw: false)
-        let members = await mailbox.thread(id)
-        guard let last = members.last else { throw .notFound }
-        var rendered: [JSONValue] = []
-        for message in members { rendered.append(await render(message, format, request)) }
-        return .json(
-            .object([
-                ("id", .string(id)), ("historyId", .string(String(members.map(\.historyId).max() ?? last.historyId))),
-                ("messages", .array(rendered)),
-            ]))
     }
 }

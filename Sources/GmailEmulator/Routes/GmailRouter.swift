@@ -103,11 +103,14 @@ struct GmailRouter: Sendable {
     /// Maps method + path below `users/{userId}` to a route. Of the upload paths, only `messages.send`'s
     /// is served (drafts take their message as JSON only).
     private func resolve(_ method: String, _ rest: [String], upload: Bool) throws(GmailError) -> Route {
+        // `threadId` is only checked: faults aimed at a message id must not hit thread calls.
         func route(
-            _ name: String, _ id: String? = nil,
+            _ name: String, _ id: String? = nil, threadId: String? = nil,
             _ run: @escaping @Sendable (EmulatorRequest) async throws(GmailError) -> EmulatorResponse
         ) throws(GmailError) -> Route {
-            if let id, id.isEmpty || !id.allSatisfy(\.isHexDigit) { throw .badRequest("Invalid id value") }
+            for id in [id, threadId].compactMap(\.self) where id.isEmpty || !id.allSatisfy(\.isHexDigit) {
+                throw .badRequest("Invalid id value")
+            }
             return Route(name: name, messageId: id, run: run)
         }
         if upload {
@@ -167,8 +170,24 @@ struct GmailRouter: Sendable {
                 try await self.mailbox.deleteDraft(rest[1])
                 return .noContent
             }
+        case ("GET", 1, "threads"):
+            return try route("threads.list") { r throws(GmailError) in try await self.threadsList(r) }
         case ("GET", 2, "threads"):
-            return try route("threads.get") { r throws(GmailError) in try await self.threadGet(rest[1], r) }
+            return try route("threads.get", threadId: rest[1]) { r throws(GmailError) in
+                try await self.threadGet(rest[1], r)
+            }
+        case ("POST", 3, "threads") where rest[2] == "modify":
+            return try route("threads.modify", threadId: rest[1]) { r throws(GmailError) in
+                try await self.threadModify(rest[1], r)
+            }
+        case ("POST", 3, "threads") where rest[2] == "trash":
+            return try route("threads.trash", threadId: rest[1]) { _ throws(GmailError) in
+                try await self.threadTrash(rest[1])
+            }
+        case ("POST", 3, "threads") where rest[2] == "untrash":
+            return try route("threads.untrash", threadId: rest[1]) { _ throws(GmailError) in
+                try await self.threadUntrash(rest[1])
+            }
         default:
             throw .notFound
         }

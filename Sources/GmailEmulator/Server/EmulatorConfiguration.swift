@@ -3,7 +3,7 @@ public struct EmulatorConfiguration: Sendable {
     /// Where the initial mailbox comes from.
     public enum MailboxSource: Sendable {
         case empty
-        /// A directory of `.eml` files (optional `labels.json` sidecar) or an mbox file.
+        /// A directory of `.eml` files (optional `labels.json` sidecar), an mbox file or one message file.
         case path(String)
         /// `count` deterministic messages generated from the seed.
         case synthetic(count: Int)
