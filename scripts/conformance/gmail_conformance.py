@@ -51,7 +51,7 @@ def build_service(base_url):
     for key in ("rootUrl", "baseUrl", "mtlsRootUrl"):
         document[key] = root
     credentials = Credentials(token=TOKEN)
-    http = google_auth_httplib2.AuthorizedHttp(credentials, http=httplib2.Http(timeout=60))
+    http = google_auth_httplib2.AuthorizedHttp(credentials, http=httplib2.Http(timeout=120))
     return build_from_document(document, http=http)
 
 
@@ -118,21 +118,19 @@ def check_messages_list_paging(c):
 
 
 def check_get_full(c):
+    multipart = []
     for id in c.ids:
         message = c.users.messages().get(userId="me", id=id, format="full").execute()
+        if message["payload"]["mimeType"].startswith("multipart/"):
+            multipart.append(message)
         expect(message["id"] == id and message["threadId"] == c.thread_of[id], f"{id}: ids {message}")
         expect(re.fullmatch(r"\d+", message.get("internalDate", "")), f"{id}: internalDate not a decimal string")
         expect(isinstance(message.get("sizeEstimate"), int), f"{id}: no sizeEstimate")
         expect(header(message, "Subject") is not None, f"{id}: no Subject header in payload.headers")
-    multipart = [m for m in map(full_message(c), c.ids) if m["payload"]["mimeType"].startswith("multipart/")]
     expect(multipart, "no multipart message in the mailbox")
     texts = list(leaves(multipart[0]["payload"], "text/plain"))
     expect(texts and texts[0]["body"].get("data"), "multipart message without an inline text/plain part")
     expect(b64decode(texts[0]["body"]["data"]).decode("utf-8").strip(), "text/plain part decodes to nothing")
-
-
-def full_message(c):
-    return lambda id: c.users.messages().get(userId="me", id=id, format="full").execute()
 
 
 def leaves(part, mime_type):
