@@ -93,6 +93,10 @@ def check_labels(c):
     expect(user, "no user label in the mailbox")
     got = c.users.labels().get(userId="me", id=user[0]["id"]).execute()
     expect(got["name"] == user[0]["name"], f"labels.get {user[0]['id']} named {got.get('name')}")
+    # labels.get is the full Label resource: what labels.list says of it, plus the counters.
+    for key, value in user[0].items():
+        expect(got.get(key) == value, f"labels.get {user[0]['id']} has {key}={got.get(key)!r}, list says {value!r}")
+    expect(isinstance(got.get("threadsUnread"), int), f"labels.get {user[0]['id']} has no counters: {got}")
     c.user_label = user[0]["id"]
 
 

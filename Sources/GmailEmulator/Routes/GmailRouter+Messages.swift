@@ -14,21 +14,21 @@ extension GmailRouter {
 
     func labelsList() async -> EmulatorResponse {
         let catalog = await mailbox.labelCatalog
-        var labels: [JSONValue] = LabelCatalog.systemIds.map { id in
-            let hidden = id.hasPrefix("CATEGORY_") || id == "CHAT"
-            return JSONValue.compact([
-                ("id", .string(id)), ("name", .string(id)),
-                ("messageListVisibility", hidden ? .string("hide") : nil),
-                ("labelListVisibility", hidden ? .string("labelHide") : nil), ("type", .string("system")),
-            ])
-        }
-        labels += catalog.userLabels.map { label in
-            .object([
-                ("id", .string(label.id)), ("name", .string(label.name)), ("messageListVisibility", .string("show")),
-                ("labelListVisibility", .string("labelShow")), ("type", .string("user")),
-            ])
-        }
-        return .json(.object([("labels", .array(labels))]))
+        let labels =
+            LabelCatalog.systemIds.map { Self.labelFields(id: $0, name: $0, isSystem: true) }
+            + catalog.userLabels.map { Self.labelFields(id: $0.id, name: $0.name, isSystem: false) }
+        return .json(.object([("labels", .array(labels.map { JSONValue.compact($0) }))]))
+    }
+
+    /// A label as `labels.list` shows it; `labels.get` adds the counters (Gmail's full Label resource).
+    static func labelFields(id: String, name: String, isSystem: Bool) -> [(String, JSONValue?)] {
+        let hidden = isSystem && (id.hasPrefix("CATEGORY_") || id == "CHAT")
+        return [
+            ("id", .string(id)), ("name", .string(name)),
+            ("messageListVisibility", isSystem ? (hidden ? .string("hide") : nil) : .string("show")),
+            ("labelListVisibility", isSystem ? (hidden ? .string("labelHide") : nil) : .string("labelShow")),
+            ("type", .string(isSystem ? "system" : "user")),
+        ]
     }
 
     func labelGet(_ id: String) async throws(GmailError) -> EmulatorResponse {
@@ -37,11 +37,11 @@ extension GmailRouter {
         let c = await mailbox.counters(label: id)
         let isSystem = LabelCatalog.systemIds.contains(id)
         return .json(
-            .object([
-                ("id", .string(id)), ("name", .string(name)), ("type", .string(isSystem ? "system" : "user")),
-                ("messagesTotal", .int(Int64(c.messages))), ("messagesUnread", .int(Int64(c.unread))),
-                ("threadsTotal", .int(Int64(c.threads))), ("threadsUnread", .int(Int64(c.threadsUnread))),
-            ]))
+            .compact(
+                Self.labelFields(id: id, name: name, isSystem: isSystem) + [
+                    ("messagesTotal", .int(Int64(c.messages))), ("messagesUnread", .int(Int64(c.unread))),
+                    ("threadsTotal", .int(Int64(c.threads))), ("threadsUnread", .int(Int64(c.threadsUnread))),
+                ]))
     }
 
     func sendAsList() -> EmulatorResponse {
