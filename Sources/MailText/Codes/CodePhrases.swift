@@ -79,7 +79,7 @@ enum CodePhrases {
         "barcode", "referral", "invite", "einladung", "track", "order", "bestell", "commande", "pedido",
         "ordine", "booking", "buchung", "reserv", "ticket", "fonte", "kaynak", "indirim", "kupon", "staff",
         "dress", "embed", "morse", "shortcode", "airport", "flight", "seguimiento", "suivi", "rastre",
-        "tracciament", "отслеж", "takip", "sendungs",
+        "tracciament", "отслеж", "takip", "sendungs", "autoris", "authoriz", "authoris", "hard", "diagnostic",
     ]
 
     /// Words that, between a code's phrase and the candidate (within a few words of it), say the number
@@ -99,7 +99,7 @@ enum CodePhrases {
     static let nearVetoes: Set<String> = [
         "ending", "ends", "endet", "no", "nr", "n°", "nº", "line", "page", "port", "version", "commit", "issue",
         "error", "build", "patch", "room", "raum", "salle", "id", "ext", "cvv", "iban", "bic", "sku", "model",
-        "serial", "art", "row", "seat", "gate", "flight", "entrance", "pr", "rev", "revision", "release",
+        "serial", "art", "row", "seat", "gate", "flight", "entrance", "pr", "rev", "revision", "release", "firmware",
     ]
 
     /// Words anywhere on a candidate's line or shortly before it that put it in a scene without one-time

@@ -19,13 +19,19 @@ public struct VerificationCode: Sendable, Equatable {
 /// Precision comes first: a wrong code shown as "your code" is worse than none. A code must have the
 /// shape of one (see ``CodeCandidates``) and sit near a phrase that announces it (see ``CodePhrases``),
 /// with no word between them that makes it an order, a booking or a phone number, and not in a meeting
-/// invitation or a promotion. Letter-only codes count only right after their phrase ("Your code:
-/// KQWZPT"), since capitalised words are common. Mail without any phrase costs one pass over its scalars.
+/// invitation or a promotion. How close the phrase must be depends on how code-like the run is, because
+/// model names ("X310", "RFC822") and capitalised words are common: digits count on the phrase's line or
+/// alone on a later line; letters mixed with digits only right after the phrase ("code: F7QKT"), alone on
+/// their line, or opening a line the phrase ends; letters alone (6–8, or dashed groups) only right after
+/// the phrase ("Your code: KQWZPT"). Mail without any phrase costs one pass over its scalars.
 public enum VerificationCodeDetector {
     /// How far before a candidate its phrase may end ("Your code is:\n\n482913"), in scalars.
     static let reachBefore = 160
     /// How far after a candidate its phrase may start, on the same line ("482913 is your code").
     static let reachAfter = 50
+    /// How far before a digit code its phrase may end on the same line ("Your passcode for the payment of
+    /// GBP 12.50 to SHOP LTD with card ending 1234 is 09817364"); farther phrases need the code on its own line.
+    static let sameLineReach = 100
 
     /// The code in a message, given its subject, its bubble text (quotes and signatures removed) and sender.
     public static func detect(subject: String, text: String, from: MailAddress?) -> VerificationCode? {
@@ -106,17 +112,35 @@ public enum VerificationCodeDetector {
         let lineEnd = lower[candidate.end...].firstIndex(of: "\n") ?? lower.count
         let sceneStart = min(lineStart, max(0, candidate.start - 120))
         if contains(CodePhrases.sceneVetoes, in: lower[sceneStart..<lineEnd]) { return nil }
+        let standsAlone = isAlone(candidate, lower[lineStart..<lineEnd])
         if let before {
             let gap = lower[before.upperBound..<candidate.start]
-            let tail = gap.suffix(40)
-            if !contains(CodePhrases.contextVetoes, in: tail) {
-                if candidate.kind != .letters || isDirect(gap) { return gap.count }
+            let direct = isDirect(gap)
+            let sameLine = !gap.contains("\n") && gap.count <= sameLineReach
+            let accepted: Bool
+            switch candidate.kind {
+            case .digits: accepted = direct || standsAlone || sameLine
+            case .mixed: accepted = direct || standsAlone
+            case .letters: accepted = direct
             }
+            if accepted && !contains(CodePhrases.contextVetoes, in: gap.suffix(40)) { return gap.count }
         }
+        // "482913 is your code": the phrase follows on the same line; a mixed code must open the line.
         guard let after, candidate.kind != .letters else { return nil }
-        let gap = lower[max(0, candidate.start - 40)..<candidate.start]
+        if candidate.kind == .mixed && !lower[lineStart..<candidate.start].allSatisfy(\.properties.isWhitespace) {
+            return nil
+        }
+        let gap = lower[max(lineStart, candidate.start - 40)..<candidate.start]
         if contains(CodePhrases.contextVetoes, in: gap) { return nil }
         return lower.distance(from: candidate.end, to: after.lowerBound) + 20
+    }
+
+    /// Whether the candidate is the only thing on its line, apart from emphasis and brackets.
+    static func isAlone(_ candidate: CodeCandidate, _ line: ArraySlice<Unicode.Scalar>) -> Bool {
+        line.indices.allSatisfy { index in
+            (candidate.start..<candidate.end).contains(index) || line[index].properties.isWhitespace
+                || "*_[]()".unicodeScalars.contains(line[index])
+        }
     }
 
     /// Whether only separators and a connector word or two stand between a phrase and a letter code.

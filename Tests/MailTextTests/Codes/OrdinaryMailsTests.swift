@@ -69,6 +69,11 @@ import Testing
         Mail("Postcode", "Please enter your postcode 90210 and area code 415."),
         Mail("QR", "Scan the QR code at entrance 3 between 18:00 and 20:00 on 12.05."),
         Mail("Ticket", "Your ticket 77201934 for Row 12 Seat 4, doors open 19:30."),
+        Mail("Re: USRP", "I ran the example code on an X310 and an N200, flashed with STM32 firmware 3150322."),
+        Mail("Test data", "Some test scripts hard code the SHA1 hash of the first 1024 bytes of this message."),
+        Mail("Bounce", "The line \"Diagnostic-Code:\" names the reason. The RFC822 header follows."),
+        Mail("Betaling", "Status: 25 Geautoriseerd\nAutorisatiecode: 9873211\nBedrag: 12,50 EUR"),
+        Mail("Snippet", "Here is the code I use:\n\nfor i in range(10):\n    print(i)\n\nIt fails on line 1234."),
     ]
 
     @Test("no ordinary mail yields a code", arguments: mails)
