@@ -163,6 +163,12 @@ import Testing
         try checker.check(
             try await gmail.run(["pending", "run", "--json"], environment: later), "pending run", shape: "pending-run")
 
+        // A verification mail arrives: `codes` lists its code.
+        try await ComposeHome.deliver(ComposeEndToEnd.CodesCommandTests.githubMail, to: gmail)
+        #expect(try await gmail.run(["sync"]).status == 0)
+        try checker.check(
+            try await gmail.run(["codes", "--json", "--since", "3650d"]), "codes", shape: "code", array: true)
+
         // A reply while Gmail is unreachable is queued, and shows in the transcript with its outbox state;
         // online, the next one is sent.
         try checker.check(

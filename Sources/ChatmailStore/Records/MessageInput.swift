@@ -95,8 +95,9 @@ public struct MessageInput: Sendable, Equatable {
         sizeEstimate: Int64 = 0, historyID: UInt64? = nil, labelIDs: [String] = [], attachments: [Attachment] = [],
         coAuthors: [EmailAddress] = [], mailingList: MailingList? = nil, listPosting: ListPosting? = nil,
         replyTo: [EmailAddress]? = nil, mailFollowupTo: [EmailAddress]? = nil, rfc822MessageID: String? = nil,
-        references: [String] = []
+        references: [String] = [], verificationCode: VerificationCodeInput? = nil
     ) {
+        self.verificationCode = verificationCode
         self.rfc822MessageID = rfc822MessageID
         self.references = references
         self.gmailID = gmailID

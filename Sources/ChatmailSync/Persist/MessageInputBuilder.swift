@@ -51,7 +51,10 @@ public enum MessageInputBuilder {
             mailingList: message.mailingList.map { MessageInput.MailingList(id: $0.id, name: $0.name) },
             listPosting: message.listPosting.map(listPosting),
             replyTo: addressList(message.replyTo), mailFollowupTo: addressList(message.mailFollowupTo),
-            rfc822MessageID: message.messageID, references: message.references)
+            rfc822MessageID: message.messageID, references: message.references,
+            verificationCode: VerificationCodeDetector.detect(
+                subject: message.subject, text: text.text, from: message.sender
+            ).map { VerificationCodeInput(code: $0.code, service: $0.service) })
     }
 
     static func listPosting(_ posting: ListPosting) -> MessageInput.ListPosting {
