@@ -94,7 +94,7 @@ extension ComposeEndToEnd {
             _ = try await tmux.rows("Ctrl-Z should give the shell back") { rows in
                 rows.last == RealTerminalTests.prompt && rows.contains { $0.contains("Stopped") }
             }
-            try await tmux.type(#"clear; fg; echo "resumed-exit=$?""#)
+            try await tmux.type(#"fg; echo "resumed-exit=$?""#)
             _ = try await tmux.rows("fg should redraw the app") { rows in
                 rows.count == Self.rows && rows.last?.contains("me@example.org") == true
                     && rows.contains { $0.contains("Eight is perfect.") }
@@ -146,11 +146,13 @@ extension ComposeEndToEnd {
         func terminated() async throws {
             let home = try await ComposeHome()
             let tmux = try await shell(home, columns: 100, rows: 24)
-            try await tmux.type(#"stty -g > "$HOME/stty.before"; chatmail app; echo "exit=$?""#)
+            // The app runs under the pid its shell wrote down (exec keeps it), so the test can signal it
+            // with nothing but `kill`.
+            try await tmux.type(
+                #"stty -g > "$HOME/stty.before"; sh -c 'echo $$ > "$HOME/app.pid"; exec chatmail app'; echo "exit=$?""#)
             _ = try await tmux.rows("the app should open") { rows in rows.last?.contains("me@example.org") == true }
-            let shell = try await tmux.run(["display-message", "-p", "-t", "t", "#{pane_pid}"])
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-            try await tmux.run(["run-shell", "pkill -TERM -P \(shell) -x chatmail"])
+            let pidFile = home.setup.dir.appendingPathComponent("app.pid").path
+            try await tmux.run(["run-shell", "kill -TERM \"$(cat '\(pidFile)')\""])
             _ = try await tmux.rows("SIGTERM should end the app") { rows in rows.contains { $0.hasPrefix("exit=") } }
             try await tmux.type(#"[ "$(stty -g)" = "$(cat "$HOME/stty.before")" ] && echo restored || echo broken"#)
             let after = try await tmux.rows("stty should answer") { rows in
