@@ -52,7 +52,7 @@ enum CodePhrases {
             CodePhrase("verificacion"), CodePhrase("verificação"), CodePhrase("verificacao"),
             CodePhrase("verifica", wordStart: true), CodePhrase("verificatie"), CodePhrase("verifiering"),
             CodePhrase("engångs"), CodePhrase("weryfikac"), CodePhrase("jednorazow"), CodePhrase("подтвержд"),
-            CodePhrase("одноразов"), CodePhrase("підтвердж"), CodePhrase("одноразов"), CodePhrase("doğrulama"),
+            CodePhrase("одноразов"), CodePhrase("підтвердж"), CodePhrase("doğrulama"),
             CodePhrase("dogrulama"), CodePhrase("tek kullanımlık"), CodePhrase("verifikasi"),
             CodePhrase("xác minh"), CodePhrase("xác nhận"), CodePhrase("xác thực"), CodePhrase("التحقق"),
             CodePhrase("सत्यापन"), CodePhrase("ओटीपी"),

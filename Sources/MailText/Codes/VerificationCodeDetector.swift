@@ -41,7 +41,7 @@ public enum VerificationCodeDetector {
         guard !phrases.isEmpty else { return nil }
         var best: (score: Int, candidate: CodeCandidate)?
         for candidate in CodeCandidates.find(in: scalars) {
-            guard let score = score(candidate, phrases: phrases, scalars, lower) else { continue }
+            guard let score = score(candidate, phrases: phrases, lower) else { continue }
             if best == nil || score < best!.score { best = (score, candidate) }
         }
         guard let best else { return nil }
@@ -98,7 +98,7 @@ public enum VerificationCodeDetector {
 
     /// How well a phrase announces the candidate (lower is better), or `nil` when nothing does.
     static func score(
-        _ candidate: CodeCandidate, phrases: [Range<Int>], _ scalars: [Unicode.Scalar], _ lower: [Unicode.Scalar]
+        _ candidate: CodeCandidate, phrases: [Range<Int>], _ lower: [Unicode.Scalar]
     ) -> Int? {
         let before = phrases.last { $0.upperBound <= candidate.start && candidate.start - $0.upperBound <= reachBefore }
         let after = phrases.first {
