@@ -60,10 +60,6 @@ final class CLIFixture {
     static func runBlocking(
         _ arguments: [String], environment extra: [String: String], program: URL = executable, in directory: URL? = nil
     ) throws -> RunResult {
-        let process = Process()
-        process.executableURL = program
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
         var environment = ProcessInfo.processInfo.environment
         environment["CHATMAIL_NOW_MS"] = String(now)
         environment["TZ"] = "UTC"
@@ -78,21 +74,57 @@ final class CLIFixture {
         environment["XDG_CONFIG_HOME"] =
             FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-tests-no-config").path
         for (key, value) in extra { environment[key] = value }
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read both pipes before waiting, so a large output cannot fill a pipe and deadlock.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return RunResult(
-            status: process.terminationStatus,
-            stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        return try spawnAndWait(program.path, arguments, environment: environment, in: directory)
     }
+
+    /// Runs a program to its end with stdin from /dev/null and stdout and stderr in files.
+    ///
+    /// `posix_spawn` through bash, not Foundation's `Process`: `Process.run` reads the parent's open
+    /// descriptors while other tests open and close theirs, and with a thousand of them in flight (the
+    /// suite's emulators, sockets and pipes) it crashed copying that list. bash closes every descriptor
+    /// above 2 before it runs the program, so the child holds none of the tests' pipes or sockets either.
+    static func spawnAndWait(_ path: String, _ arguments: [String], environment: [String: String], in directory: URL?)
+        throws -> RunResult
+    {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-run-\(UUID().uuidString)")
+        let outPath = scratch.path + ".out"
+        let errPath = scratch.path + ".err"
+        defer {
+            // best-effort cleanup of the two capture files
+            try? FileManager.default.removeItem(atPath: outPath)
+            try? FileManager.default.removeItem(atPath: errPath)
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let script =
+            // No redirection on the loop: bash would park stderr on a descriptor above 2, which the loop
+            // then closes, and the program's stderr would be lost. Closing a closed descriptor is silent.
+            #"for fd in /proc/$$/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done; "#
+            + (directory == nil ? "" : #"cd "$0" || exit 127; "#) + #"exec "$@""#
+        let argv =
+            (["/bin/bash", "-c", script, directory?.path ?? "bash", path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv + envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/bin/bash", &actions, nil, argv, envp)
+        guard spawned == 0 else { throw SpawnError(errno: spawned) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        // Exit status, or 128 + the signal for a killed child, as a shell reports it.
+        let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return RunResult(
+            status: code,
+            stdout: String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self),
+            stderr: String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self))
+    }
+
+    struct SpawnError: Error { var errno: Int32 }
 
     /// Seeds the standard cast: Alice (one-to-one and a group), Alan, and a newsletter.
     func seedCast() throws {
