@@ -158,7 +158,7 @@ let package = Package(
         .target(
             name: "ChatmailApp",
             dependencies: [
-                "TerminalKit", "TerminalUI", "RecordViews", "ChatmailStore", "ChatmailSync", "GmailAPI", "MailText",
+                "TerminalKit", "TerminalUI", "RecordViews", "ChatmailStore", "ChatmailSync", "GmailAPI",
             ],
             swiftSettings: strictSettings
         ),

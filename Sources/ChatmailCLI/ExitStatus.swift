@@ -75,7 +75,7 @@ enum ExitStatus: Int32, Sendable {
             }
         case let error as ReplyPlanner.Failure:
             switch error {
-            case .nothingToAnswer, .listDoesNotAcceptPosts: self = .usage
+            case .nothingToAnswer, .listDoesNotAcceptPosts, .notAnAddress: self = .usage
             case .noOwnAddress: self = .notLoggedIn
             }
         case is CodesError:

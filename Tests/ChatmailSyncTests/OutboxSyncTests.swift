@@ -52,11 +52,7 @@ import Testing
         }
 
         func queue(_ message: QueuedMessage) async throws -> PendingActionID {
-            try await ModificationTracker().write(in: store) { tx, modifications in
-                let queued = try tx.queueSend(message, in: account.id)
-                modifications.report(queued.affected)
-                return queued.action
-            }
+            try await OutboxQueue.queue(message, in: store, account: account.id)
         }
 
         /// The messages on the server in SENT, parsed.

@@ -2,7 +2,6 @@ import ChatmailStore
 import ChatmailSync
 import Foundation
 import GmailAPI
-import MailText
 
 /// Runs the app's effects against the store, the queue and Gmail, off the UI loop, and answers each with
 /// an event. It holds no state of its own beyond its dependencies: everything the app shows is in
@@ -63,13 +62,7 @@ public struct AppEffects: Sendable {
             }) { .sendFailed($0) }
         case .send(let addresses, let subject, let text):
             return await answer({
-                let recipients = try addresses.map { text -> EmailAddress in
-                    let parsed = AddressListParser.parse(text)
-                    guard parsed.count == 1, let mailbox = parsed.first, mailbox.address.contains("@") else {
-                        throw AppEffectError("\(text) is not one mail address.")
-                    }
-                    return EmailAddress(address: mailbox.address, name: mailbox.name)
-                }
+                let recipients = try addresses.map(ReplyPlanner.recipient)
                 let own = try await store.write { tx in try tx.ownAddresses(of: account.id) }
                 return await queueAndSend(
                     try ReplyPlanner.newMessage(to: recipients, subject: subject, text: text, ownAddresses: own))
@@ -123,11 +116,7 @@ public struct AppEffects: Sendable {
     /// Queues the message (stored before any network call), then tries to send it once now.
     func queueAndSend(_ message: QueuedMessage) async -> AppEvent {
         await answer({
-            let action = try await ModificationTracker().write(in: store) { tx, modifications in
-                let queued = try tx.queueSend(message, in: account.id)
-                modifications.report(queued.affected)
-                return queued.action
-            }
+            let action = try await OutboxQueue.queue(message, in: store, account: account.id)
             let to = (message.to + message.cc).map(\.address).joined(separator: ", ")
             do {
                 let sender = PendingActionSender(store: store, gmail: try gmail(), clock: clock, timeZone: timeZone)
@@ -171,11 +160,4 @@ public struct AppEffects: Sendable {
             return failure(message.replacingOccurrences(of: "\n", with: " "))
         }
     }
-}
-
-/// A failure of an effect the app reports in its status line.
-struct AppEffectError: Error, LocalizedError {
-    var message: String
-    init(_ message: String) { self.message = message }
-    var errorDescription: String? { message }
 }

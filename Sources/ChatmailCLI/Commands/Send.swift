@@ -2,7 +2,6 @@ import ArgumentParser
 import ChatmailStore
 import ChatmailSync
 import Foundation
-import MailText
 
 /// `chatmail send <address>...`: a new message.
 struct Send: AsyncParsableCommand {
@@ -47,10 +46,10 @@ struct Send: AsyncParsableCommand {
 
     /// One address argument as a mailbox; anything else is a usage error before anything is read.
     static func recipient(_ argument: String) throws -> EmailAddress {
-        let parsed = AddressListParser.parse(argument)
-        guard parsed.count == 1, let mailbox = parsed.first, mailbox.address.contains("@") else {
+        do {
+            return try ReplyPlanner.recipient(argument)
+        } catch {
             throw ValidationError("\(EchoedInput.quoted(argument)) is not one mail address.")
         }
-        return EmailAddress(address: mailbox.address, name: mailbox.name)
     }
 }

@@ -19,11 +19,7 @@ enum OutboxCommand {
     {
         try check(message)
         let crashes = try Sync.crashPoints(env.environment)
-        let action = try await ModificationTracker().write(in: store) { tx, modifications in
-            let queued = try tx.queueSend(message, in: account)
-            modifications.report(queued.affected)
-            return queued.action
-        }
+        let action = try await OutboxQueue.queue(message, in: store, account: account)
         let outcome = await sendNow(action, env: env, store: store, account: account, crashes: crashes)
         let (entry, pending) = try await store.write { tx in
             (try tx.outboxEntry(action, in: account), try tx.pendingAction(action, in: account))
@@ -107,8 +103,8 @@ enum OutboxCommand {
     /// Refuses, before anything is queued, a message Gmail would refuse whatever happens.
     static func check(_ message: QueuedMessage) throws {
         let probe = OutgoingMessage(
-            from: ReplyAddressingBridge.mail(message.from), to: message.to.map(ReplyAddressingBridge.mail),
-            cc: message.cc.map(ReplyAddressingBridge.mail), subject: message.subject,
+            from: ReplyPlanner.mail(message.from), to: message.to.map(ReplyPlanner.mail),
+            cc: message.cc.map(ReplyPlanner.mail), subject: message.subject,
             date: Date(timeIntervalSince1970: 0),
             timeZone: TimeZone(secondsFromGMT: 0) ?? .current, messageID: "<probe@chatmail.invalid>",
             body: message.body)
@@ -135,10 +131,4 @@ struct NotSentYet: Error, LocalizedError {
 struct SendRefused: Error, LocalizedError {
     var reason: String
     var errorDescription: String? { "Gmail refused the message: \(reason)" }
-}
-
-enum ReplyAddressingBridge {
-    static func mail(_ address: EmailAddress) -> MailAddress {
-        MailAddress(name: address.name, address: address.address)
-    }
 }

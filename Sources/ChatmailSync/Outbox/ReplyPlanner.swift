@@ -21,6 +21,8 @@ public enum ReplyPlanner {
         case listDoesNotAcceptPosts(String)
         /// The account has no address on record (it has never synced).
         case noOwnAddress
+        /// What was given as an address is not one mail address.
+        case notAnAddress(String)
     }
 
     /// The reply to `context`'s conversation saying `text`; with `quote`, the answered message is quoted
@@ -72,12 +74,22 @@ public enum ReplyPlanner {
             from: primary, to: recipients, subject: subject, body: text, target: "message to \(names)")
     }
 
-    static func mail(_ address: EmailAddress) -> MailAddress {
+    /// One address as a person types it (`ann@example.com`, `Ann <ann@example.com>`).
+    /// - throws: ``Failure/notAnAddress(_:)`` for anything else, a list of several included.
+    public static func recipient(_ text: String) throws -> EmailAddress {
+        let parsed = AddressListParser.parse(text)
+        guard parsed.count == 1, let mailbox = parsed.first, mailbox.address.contains("@") else {
+            throw Failure.notAnAddress(text)
+        }
+        return email(mailbox)
+    }
+
+    /// An address as MailText's composer takes it.
+    public static func mail(_ address: EmailAddress) -> MailAddress {
         MailAddress(name: address.name, address: address.address)
     }
-    static func email(_ address: MailAddress) -> EmailAddress {
-        EmailAddress(address: address.address, name: address.name)
-    }
+
+    static func email(_ address: MailAddress) -> EmailAddress { MessageInputBuilder.emailAddress(address) }
 }
 
 extension ReplyPlanner.Failure: LocalizedError {
@@ -89,6 +101,8 @@ extension ReplyPlanner.Failure: LocalizedError {
             "\(name) does not accept posts (its List-Post is NO or unknown)."
         case .noOwnAddress:
             "The account's own address is not known yet. Run `chatmail sync` first."
+        case .notAnAddress(let text):
+            "\(text) is not one mail address."
         }
     }
 }
