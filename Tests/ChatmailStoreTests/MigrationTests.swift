@@ -7,9 +7,10 @@ import Testing
 @Suite struct MigrationTests {
     static let expectedTables = [
         "abandoned_message", "account", "account_alias", "attachment", "conversation", "conversation_participant",
+        "correspondent",
         "label", "label_recheck", "list_header_backfill", "mailing_list", "mailing_list_post_address", "message",
         "message_fts",
-        "message_label", "message_participant", "outbox", "own_post_recipient", "pending_action",
+        "message_label", "message_participant", "outbox", "own_post_recipient", "pending_action", "rule",
         "sqlite_sequence",
         "sync_queue",
     ]
@@ -33,6 +34,7 @@ import Testing
                         "006_sync_queue",
                         "007_pending_action_details", "008_drop_message_html", "009_covering_conversation_index",
                         "010_mailing_lists", "011_message_by_list", "012_outbox", "013_verification_codes",
+                        "014_rules",
                     ])
             }
         }

@@ -86,17 +86,30 @@ public struct ConversationFilter: Sendable, Equatable {
         case included, excluded, only
     }
 
+    /// Which of the three places a conversation can wait in is listed.
+    public enum Section: Sendable, Equatable {
+        /// The main list: no conversation that rules deny, and, with the screener on, none it holds.
+        case main
+        /// What deny rules hide (`conversations --filtered`).
+        case filtered
+        /// What the screener holds (`conversations --screener`): conversations with nobody the account
+        /// has written to or allowed. Listed whether the screener is on or not, so it can be tried first.
+        case screener
+    }
+
     public var visibility: Visibility
     public var kind: Kind
     public var lists: Lists
+    public var section: Section
     public var unreadOnly: Bool
     /// At most this many rows, newest first; `nil` for no limit.
     public var limit: Int?
 
     public init(
-        visibility: Visibility = .active, kind: Kind = .any, lists: Lists = .included, unreadOnly: Bool = false,
-        limit: Int? = nil
+        visibility: Visibility = .active, kind: Kind = .any, lists: Lists = .included, section: Section = .main,
+        unreadOnly: Bool = false, limit: Int? = nil
     ) {
+        self.section = section
         self.visibility = visibility
         self.kind = kind
         self.lists = lists

@@ -143,6 +143,9 @@ public struct MessageUpsert: Sendable, Equatable {
     public var regroupedConversations: Set<ConversationID> = []
     /// `false` when the message was already stored and has been updated.
     public var wasInserted: Bool
+    /// Whether the message is decided by a deny rule that archives: pass it to
+    /// ``StoreTransaction/archiveByRules(_:in:)``, which acts on each message once.
+    public var decidedByArchivingRule = false
 
     /// Every conversation whose rollups this change affects.
     public var affectedConversations: Set<ConversationID> {

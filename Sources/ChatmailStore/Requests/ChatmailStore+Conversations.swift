@@ -5,22 +5,36 @@ extension ChatmailStore {
     ///
     /// The default (active) list walks the partial index `conversation_active_by_recency`, so archived
     /// conversations cost nothing. Conversations with no visible message (all trashed) are never listed.
+    /// Whether the screener holds conversations back from the main list is the account's setting.
     public func conversations(in account: AccountID, filter: ConversationFilter = .init()) throws
         -> [ConversationSummary]
     {
         try read { db in
+            let screening = try filter.section == .main && Self.screenerEnabled(account, in: db)
             let rows = try Row.fetchAll(
-                db, sql: Self.listSQL(filter), arguments: ["account": account, "limit": filter.limit ?? -1])
+                db, sql: Self.listSQL(filter, screening: screening),
+                arguments: ["account": account, "limit": filter.limit ?? -1])
             return try Self.summaries(from: rows, in: db)
         }
     }
 
-    /// The SQL of the conversation list for `filter`, with `:account` and `:limit` arguments.
+    /// The SQL of the conversation list for `filter`, with `:account` and `:limit` arguments; with
+    /// `screening`, the main list leaves out what the screener holds.
     ///
     /// Without ANALYZE statistics SQLite rates both recency indexes alike and may pick the full one for
     /// the active list, walking archived rows too; the active list therefore names its partial index.
-    package static func listSQL(_ filter: ConversationFilter) -> String {
+    package static func listSQL(_ filter: ConversationFilter, screening: Bool = false) -> String {
         var conditions = ["account_id = :account", "message_count > 0"]
+        switch filter.section {
+        case .main:
+            conditions.append("is_filtered = 0")
+            if screening { conditions.append("NOT \(heldByScreenerSQL)") }
+        case .filtered:
+            conditions.append("is_filtered = 1")
+        case .screener:
+            conditions.append("is_filtered = 0")
+            conditions.append(heldByScreenerSQL)
+        }
         var index = "conversation_by_recency"
         switch filter.visibility {
         case .active:

@@ -11,11 +11,14 @@ extension StoreTransaction {
     /// - `snippet`: the newest visible message's text, or its subject when it is a newsletter
     ///   (falling back to Gmail's snippet, then the subject, when the text is empty).
     /// - `message_count`: visible messages.
-    /// - `unread_count`: visible messages that are both UNREAD and in INBOX.
+    /// - `unread_count`: visible messages that are both UNREAD and in INBOX, and not muted by a rule.
     /// - `has_inbox`: some visible message is in INBOX.
     /// - `archived_at_ms`: NULL while a message is in INBOX, or when every message is from me (a
     ///   sent-only conversation stays visible); otherwise the time it was first seen archived.
     /// - `is_newsletter`: every visible message is a newsletter (my reply makes it a conversation).
+    /// - `is_filtered`: it has visible incoming mail, all of it denied by rules (my own mail is not
+    ///   judged, so what I wrote does not keep a denied sender's conversation in view).
+    /// - `is_allowed`: an allow rule decides some visible message, which lets it past the screener.
     /// - participants' `display_name`: the name on the newest message that carries one.
     /// - `title`: rebuilt from those names; a list conversation's is the list's name (or id).
     ///
@@ -77,6 +80,7 @@ extension StoreTransaction {
         """
         WITH visible AS (
             SELECT m.id, m.conversation_id, m.internal_date_ms, m.is_from_me, m.is_newsletter,
+                   coalesce(m.rule_action, '') AS rule_action,
                    \(hasLabel(labels.inbox)) AS in_inbox,
                    \(hasLabel(labels.unread)) AS is_unread
             FROM message m
@@ -87,7 +91,10 @@ extension StoreTransaction {
             SELECT conversation_id,
                    MAX(internal_date_ms) AS last_ms,
                    COUNT(*) AS message_count,
-                   SUM(in_inbox AND is_unread) AS unread_count,
+                   SUM(in_inbox AND is_unread AND rule_action <> 'mute') AS unread_count,
+                   SUM(is_from_me = 0) AS incoming,
+                   SUM(is_from_me = 0 AND rule_action <> 'deny') AS incoming_not_denied,
+                   MAX(rule_action = 'allow') AS any_allowed,
                    MAX(in_inbox) AS has_inbox,
                    MIN(is_from_me) AS all_from_me,
                    MIN(is_newsletter) AS all_newsletter,
@@ -103,6 +110,8 @@ extension StoreTransaction {
             unread_count = aggregate.unread_count,
             has_inbox = aggregate.has_inbox,
             is_newsletter = aggregate.all_newsletter,
+            is_filtered = aggregate.incoming > 0 AND aggregate.incoming_not_denied = 0,
+            is_allowed = aggregate.any_allowed,
             archived_at_ms = CASE
                 WHEN aggregate.has_inbox OR aggregate.all_from_me THEN NULL
                 ELSE coalesce(conversation.archived_at_ms, :now) END,
@@ -121,7 +130,7 @@ extension StoreTransaction {
     private static func emptyRollupSQL(_ labels: RollupLabels) -> String {
         """
         UPDATE conversation SET message_count = 0, unread_count = 0, has_inbox = 0, snippet = '',
-            is_newsletter = 0, archived_at_ms = coalesce(archived_at_ms, :now)
+            is_newsletter = 0, is_filtered = 0, is_allowed = 0, archived_at_ms = coalesce(archived_at_ms, :now)
         WHERE id IN (SELECT value FROM json_each(:ids))
           AND NOT EXISTS (
               SELECT 1 FROM message m WHERE m.conversation_id = conversation.id

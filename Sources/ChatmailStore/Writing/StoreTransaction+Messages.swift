@@ -41,6 +41,7 @@ extension StoreTransaction {
         let replyTo = try Self.addressListJSON(message.replyTo)
         let mailFollowupTo = try Self.addressListJSON(message.mailFollowupTo)
         let references = message.references.isEmpty ? nil : message.references.joined(separator: " ")
+        let rule = try decidingRule(for: message, isFromMe: isFromMe, in: account)
 
         // New messages are the common case: try the insert first, and fall back to an update only when
         // the UNIQUE (account_id, gmail_id) constraint says the message is already stored.
@@ -52,8 +53,8 @@ extension StoreTransaction {
                         quoted_text_removed, is_newsletter, newsletter_reason, is_from_me, size_estimate,
                         gmail_history_id, list_id, list_name, list_post_address, list_read_only, reply_to,
                         mail_followup_to, rfc822_message_id, references_header, verification_code,
-                        verification_service)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        verification_service, rule_id, rule_action)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (account_id, gmail_id) DO NOTHING
                     """))
         insert.bind(account.rawValue, at: 1)
@@ -83,6 +84,8 @@ extension StoreTransaction {
         insert.bind(references, at: 25)
         insert.bind(message.verificationCode?.code, at: 26)
         insert.bind(message.verificationCode?.service, at: 27)
+        insert.bind(rule?.id.rawValue, at: 28)
+        insert.bind(rule?.action.rawValue, at: 29)
         try insert.execute()
         let messageID: MessageID
         var previousConversation: ConversationID?
@@ -113,7 +116,7 @@ extension StoreTransaction {
                         is_from_me = ?, size_estimate = ?, gmail_history_id = ?, list_id = ?, list_name = ?,
                         list_post_address = ?, list_read_only = ?, reply_to = ?, mail_followup_to = ?,
                         rfc822_message_id = ?, references_header = ?, verification_code = ?,
-                        verification_service = ?
+                        verification_service = ?, rule_id = ?, rule_action = ?
                     WHERE id = ?
                     """
             ).execute(arguments: [
@@ -122,7 +125,8 @@ extension StoreTransaction {
                 message.quotedTextRemoved, message.isNewsletter, reasons,
                 isFromMe, message.sizeEstimate, historyID, message.mailingList?.id, message.mailingList?.name,
                 listPostAddress, listReadOnly, replyTo, mailFollowupTo, message.rfc822MessageID, references,
-                message.verificationCode?.code, message.verificationCode?.service, messageID,
+                message.verificationCode?.code, message.verificationCode?.service, rule?.id, rule?.action,
+                messageID,
             ])
             for table in ["message_participant", "message_label", "attachment", "own_post_recipient"] {
                 try db.cachedStatement(sql: "DELETE FROM \(table) WHERE message_id = ?").execute(arguments: [messageID])
@@ -135,6 +139,9 @@ extension StoreTransaction {
         try insertLabels(message.labelIDs, into: messageID, in: account)
         try insertAttachments(message.attachments, into: messageID)
         try recordOwnPostRecipients(ownPostRecipients, of: messageID, in: account)
+        if isFromMe {
+            try recordCorrespondents((message.to + message.cc + message.bcc).map(\.normalizedAddress), in: account)
+        }
         var regrouped = try learnedPostAddress.map { try regroupOwnPosts(addressedTo: $0, in: account) } ?? []
         if let list = message.mailingList {
             replacedCarriers.remove(ListCarrier(listID: list.id, postAddress: listPostAddress))
@@ -142,7 +149,8 @@ extension StoreTransaction {
         regrouped.formUnion(try reconcileLists(after: replacedCarriers, in: account))
         return MessageUpsert(
             messageID: messageID, conversationID: conversation, previousConversationID: previousConversation,
-            regroupedConversations: regrouped, wasInserted: wasInserted)
+            regroupedConversations: regrouped, wasInserted: wasInserted, decidedByArchivingRule: rule?.archives ?? false
+        )
     }
 
     private func insertParticipants(of message: MessageInput, into messageID: MessageID) throws {

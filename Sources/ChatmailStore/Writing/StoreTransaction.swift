@@ -11,6 +11,8 @@ public final class StoreTransaction {
     private var aliasCache: [AccountID: Set<String>] = [:]
     var labelRowCache: [AccountID: [String: Int64]] = [:]
     var conversationCache: [AccountID: [String: ConversationID]] = [:]
+    /// Dropped whenever the transaction changes the account's rules.
+    var ruleSetCache: [AccountID: RuleSet] = [:]
     var searchIndex = SearchIndexWriter()
 
     init(db: Database, clock: @escaping ChatmailStore.Clock) {

@@ -47,11 +47,20 @@ public struct MessagePersister: Sendable {
     }
 
     /// Stores prepared messages, reporting every conversation they changed (a moved message changes two).
+    ///
+    /// New mail that a deny rule with `archives` decides is archived here, in the same transaction, and
+    /// queued for Gmail: the rule acts as the mail arrives, as the user would have.
     public static func persist(
         _ inputs: [MessageInput], in account: AccountID, tx: StoreTransaction,
         reportingTo modifications: inout Modifications
     ) throws {
-        for input in inputs { modifications.report(try tx.upsert(input, in: account).affectedConversations) }
+        var toArchive: [MessageID] = []
+        for input in inputs {
+            let upsert = try tx.upsert(input, in: account)
+            modifications.report(upsert.affectedConversations)
+            if upsert.decidedByArchivingRule { toArchive.append(upsert.messageID) }
+        }
+        modifications.report(try tx.archiveByRules(toArchive, in: account).conversations)
         try tx.clearFailures(gmailIDs: inputs.map(\.gmailID), in: account)
     }
 

@@ -1,0 +1,160 @@
+import Foundation
+
+/// How rule patterns and the text they are matched against are normalized.
+///
+/// Sender patterns are identity keys, so `John.Doe+x@GoogleMail.com` and `johndoe@gmail.com` are one
+/// rule, exactly as they are one person. Domains are lowercased, without `@`. Subject and text patterns
+/// are folded into *words*; see ``RuleWords``.
+public enum RulePattern {
+    /// The stored form of `pattern` for `field`.
+    public static func normalize(_ pattern: String, for field: Rule.Field) throws -> String {
+        let trimmed = pattern.trimmingCharacters(in: .whitespacesAndNewlines)
+        switch field {
+        case .sender:
+            let key = EmailNormalizer.identityKey(for: trimmed)
+            guard let at = key.lastIndex(of: "@"), at != key.startIndex,
+                isDomain(key[key.index(after: at)...]), !key.contains(where: \.isWhitespace)
+            else { throw RuleError.notAnAddress(pattern) }
+            return key
+        case .domain:
+            var domain = trimmed.lowercased()
+            if domain.hasPrefix("@") { domain.removeFirst() }
+            guard isDomain(Substring(domain)) else { throw RuleError.notADomain(pattern) }
+            return domain
+        case .subject, .text:
+            let words = RuleWords(trimmed).joined
+            guard !words.isEmpty else { throw RuleError.noWords(pattern) }
+            return words
+        }
+    }
+
+    /// Labels of letters, digits and hyphens, at least two of them, not starting or ending with a dot.
+    static func isDomain(_ text: Substring) -> Bool {
+        let labels = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2, text.count <= 253 else { return false }
+        return labels.allSatisfy { label in
+            !label.isEmpty && label.first != "-" && label.last != "-"
+                && label.unicodeScalars.allSatisfy {
+                    $0 == "-" || $0.properties.isAlphabetic || ("0"..."9").contains($0)
+                }
+        }
+    }
+
+    /// The domain of a normalized address, or `nil` when it has none.
+    static func domain(of address: String) -> Substring? {
+        guard let at = address.lastIndex(of: "@") else { return nil }
+        return address[address.index(after: at)...]
+    }
+
+    /// Whether a domain rule's `pattern` covers `domain`: the same domain, or a subdomain of it.
+    static func domain(_ domain: Substring, isCoveredBy pattern: String) -> Bool {
+        guard domain.count >= pattern.count else { return false }
+        if domain.count == pattern.count { return domain == pattern }
+        return domain.hasSuffix(pattern) && domain.dropLast(pattern.count).last == "."
+    }
+}
+
+/// Text folded into words, for whole-word matching in any script.
+///
+/// Case is folded (`lowercased()`, which is Unicode-aware), and the text is put in canonical composed
+/// form, so `é` typed one way matches `é` written the other. A word is a run of letters, digits and
+/// combining marks; everything else separates words. Scripts written without spaces between words
+/// (Chinese, Japanese, Thai, Lao, Khmer, Myanmar) have no word boundaries to find, so each of their
+/// characters is a word of its own: a pattern in them matches wherever its characters appear in a row.
+///
+/// The folded form is the words joined by single spaces. A pattern matches a text when the pattern's
+/// folded form appears in the text's folded form between word boundaries, which a search for
+/// `" " + pattern + " "` in `" " + text + " "` finds in one pass over bytes.
+public struct RuleWords: Sendable, Equatable {
+    /// The words joined by single spaces, with no leading or trailing space.
+    public let joined: String
+
+    public init(_ text: String) {
+        var folded = text.lowercased()
+        if folded.unicodeScalars.contains(where: { $0.properties.canonicalCombiningClass != .notReordered }) {
+            folded = folded.precomposedStringWithCanonicalMapping
+        }
+        var out = String.UnicodeScalarView()
+        var pendingSpace = false
+        for scalar in folded.unicodeScalars {
+            if scalar.isASCII {
+                let value = scalar.value
+                // ASCII letters are lowercase already.
+                if (value >= 0x61 && value <= 0x7A) || (value >= 0x30 && value <= 0x39) {
+                    if pendingSpace && !out.isEmpty { out.append(" ") }
+                    pendingSpace = false
+                    out.append(scalar)
+                } else {
+                    pendingSpace = true
+                }
+                continue
+            }
+            if Self.isUnspacedScript(scalar) {
+                if !out.isEmpty { out.append(" ") }
+                out.append(scalar)
+                pendingSpace = true
+            } else if Self.isWordScalar(scalar) {
+                if pendingSpace && !out.isEmpty { out.append(" ") }
+                pendingSpace = false
+                out.append(scalar)
+            } else {
+                pendingSpace = true
+            }
+        }
+        joined = String(out)
+    }
+
+    /// Whether the folded `pattern` (a ``joined`` form) occurs here as whole words.
+    public func contains(_ pattern: String) -> Bool {
+        guard !pattern.isEmpty else { return false }
+        var text = joined
+        var word = pattern
+        return text.withUTF8 { text in word.withUTF8 { word in Self.find(word, in: text) } }
+    }
+
+    /// A byte search whose match must start at the text's start or after a space, and end at its end or
+    /// before a space: whole words, without building space-padded copies of either string.
+    private static func find(_ word: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = word.count
+        guard count > 0, count <= text.count else { return false }
+        let space = UInt8(ascii: " ")
+        let first = word[0]
+        var start = 0
+        while start <= text.count - count {
+            if text[start] == first, start == 0 || text[start - 1] == space,
+                start + count == text.count || text[start + count] == space,
+                memcmp(text.baseAddress! + start, word.baseAddress!, count) == 0
+            {
+                return true
+            }
+            start += 1
+        }
+        return false
+    }
+
+    /// Letters, digits and combining marks make words.
+    private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+            .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
+            true
+        default:
+            false
+        }
+    }
+
+    /// Scripts written without spaces between words, whose every character is a word.
+    private static func isUnspacedScript(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0E00...0x0EFF,  // Thai, Lao
+            0x1000...0x109F,  // Myanmar
+            0x1780...0x17FF,  // Khmer
+            0x3040...0x30FF, 0x31F0...0x31FF,  // Hiragana, Katakana
+            0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x3134F,  // Han
+            0xFF66...0xFF9F:  // half-width Katakana
+            true
+        default:
+            false
+        }
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import GRDB
+
+/// What adding, removing or importing rules changed.
+public struct RuleChange: Sendable, Equatable {
+    /// The rules added (or, for an existing rule given again, updated), oldest first.
+    public var added: [Rule] = []
+    /// The rules removed.
+    public var removed: [Rule] = []
+    /// Messages whose deciding rule changed.
+    public var messagesRedecided = 0
+    /// Conversations whose rollups the change affects: report them to the ModificationTracker.
+    public var conversations: Set<ConversationID> = []
+    /// Messages that deny rules archived locally, and queued for Gmail.
+    public var messagesArchived = 0
+    /// The queued archive actions, one per archiving rule.
+    public var archiveActions: [PendingAction] = []
+
+    public init() {}
+}
+
+extension StoreTransaction {
+    /// The account's rules, prepared for judging messages; read once per transaction.
+    func ruleSet(of account: AccountID) throws -> RuleSet {
+        if let cached = ruleSetCache[account] { return cached }
+        let set = RuleSet(try ChatmailStore.fetchRules(account, in: db))
+        ruleSetCache[account] = set
+        return set
+    }
+
+    /// The account's rules, oldest first.
+    public func rules(in account: AccountID) throws -> [Rule] { try ruleSet(of: account).rules }
+
+    /// Adds a rule and applies it to the mail already stored: only the messages it can match are judged
+    /// again, and only their conversations need new rollups.
+    ///
+    /// The same action, field and pattern again is the same rule: it is not stored twice, but its
+    /// `archives` is updated, so `rules add deny x --archive` upgrades an existing `deny x`.
+    public func addRule(_ draft: Rule.Draft, in account: AccountID) throws -> RuleChange {
+        try importRules([draft], replacing: false, in: account)
+    }
+
+    /// Adds `drafts` (see ``addRule(_:in:)``); with `replacing`, first removes every rule not among them.
+    public func importRules(_ drafts: [Rule.Draft], replacing: Bool, in account: AccountID) throws -> RuleChange {
+        var change = RuleChange()
+        var redecide = Set<MessageID>()
+        if replacing {
+            let kept = Set(drafts)
+            for rule in try rules(in: account) where !kept.contains(rule.draft) {
+                redecide.formUnion(try messages(decidedBy: rule.id))
+                try db.execute(sql: "DELETE FROM rule WHERE id = ?", arguments: [rule.id])
+                change.removed.append(rule)
+            }
+        }
+        for draft in drafts {
+            let existing = try rules(in: account).first {
+                $0.action == draft.action && $0.field == draft.field && $0.pattern == draft.pattern
+            }
+            if let existing {
+                guard existing.archives != draft.archives else { continue }
+                try db.execute(
+                    sql: "UPDATE rule SET archives = ? WHERE id = ?", arguments: [draft.archives, existing.id])
+                var updated = existing
+                updated.archives = draft.archives
+                change.added.append(updated)
+                redecide.formUnion(try messages(decidedBy: existing.id))
+            } else {
+                try db.execute(
+                    sql: """
+                        INSERT INTO rule (account_id, action, field, pattern, archives, created_at_ms)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [account, draft.action, draft.field, draft.pattern, draft.archives, nowMs])
+                let rule = Rule(
+                    id: RuleID(rawValue: db.lastInsertedRowID), action: draft.action, field: draft.field,
+                    pattern: draft.pattern, archives: draft.archives, createdAtMs: nowMs)
+                change.added.append(rule)
+                redecide.formUnion(try candidates(for: rule, in: account))
+            }
+            ruleSetCache[account] = nil
+        }
+        ruleSetCache[account] = nil
+        try apply(redecide, in: account, to: &change)
+        return change
+    }
+
+    /// Removes a rule, and judges again the messages it decided.
+    public func removeRule(_ id: RuleID, in account: AccountID) throws -> RuleChange {
+        guard let rule = try rules(in: account).first(where: { $0.id == id }) else {
+            throw RuleError.unknownRule(id)
+        }
+        var change = RuleChange()
+        let decided = try messages(decidedBy: id)
+        try db.execute(sql: "DELETE FROM rule WHERE id = ?", arguments: [id])
+        ruleSetCache[account] = nil
+        change.removed = [rule]
+        try apply(decided, in: account, to: &change)
+        return change
+    }
+
+    /// Turns the screener on or off. Nothing is rewritten: which conversations it holds is worked out
+    /// when a list is read, from the rollups and the people the account has written to.
+    public func setScreener(enabled: Bool, in account: AccountID) throws {
+        try db.execute(sql: "UPDATE account SET screener_enabled = ? WHERE id = ?", arguments: [enabled, account])
+    }
+
+    /// The rule that decides `message` in `account`, or `nil` (always `nil` for the account's own mail).
+    func decidingRule(for message: MessageInput, isFromMe: Bool, in account: AccountID) throws -> Rule? {
+        guard !isFromMe else { return nil }
+        let set = try ruleSet(of: account)
+        guard !set.isEmpty else { return nil }
+        return set.decide(RuleSubject(message))
+    }
+
+    /// Records that the account wrote to `recipients` (identity keys), for the screener.
+    func recordCorrespondents(_ recipients: [String], in account: AccountID) throws {
+        guard !recipients.isEmpty else { return }
+        let insert = try db.cachedStatement(
+            sql: "INSERT INTO correspondent (account_id, address_normalized) VALUES (?, ?) ON CONFLICT DO NOTHING")
+        for address in Set(recipients) { try insert.execute(arguments: [account, address]) }
+    }
+
+    // MARK: Judging stored mail again
+
+    private func messages(decidedBy rule: RuleID) throws -> Set<MessageID> {
+        Set(try MessageID.fetchAll(db, sql: "SELECT id FROM message WHERE rule_id = ?", arguments: [rule]))
+    }
+
+    /// The incoming messages `rule` may match: a superset, narrowed with an index where the field has one.
+    ///
+    /// Sender and domain rules go through the people of conversations (indexed by address). Subject and
+    /// text rules whose words are plain ASCII go through the full-text index, whose tokens then agree
+    /// with ``RuleWords``; other scripts fold differently there, so those rules read every message.
+    private func candidates(for rule: Rule, in account: AccountID) throws -> Set<MessageID> {
+        let sql: String
+        var arguments: StatementArguments = [account]
+        switch rule.field {
+        case .sender:
+            sql = """
+                SELECT m.id FROM conversation_participant p
+                JOIN conversation c ON c.id = p.conversation_id AND c.account_id = ?
+                JOIN message m ON m.conversation_id = c.id AND m.is_from_me = 0
+                WHERE p.address_normalized = ?
+                """
+            arguments += [rule.pattern]
+        case .domain:
+            sql = """
+                SELECT m.id FROM conversation_participant p
+                JOIN conversation c ON c.id = p.conversation_id AND c.account_id = ?
+                JOIN message m ON m.conversation_id = c.id AND m.is_from_me = 0
+                WHERE p.address_normalized LIKE ? ESCAPE '\\' OR p.address_normalized LIKE ? ESCAPE '\\'
+                """
+            let escaped = Self.likeEscaped(rule.pattern)
+            arguments += ["%@" + escaped, "%." + escaped]
+        case .subject, .text:
+            if rule.pattern.utf8.allSatisfy({ $0 < 0x80 }) {
+                sql = """
+                    SELECT m.id FROM message_fts f JOIN message m ON m.id = f.rowid
+                    WHERE m.account_id = ? AND m.is_from_me = 0 AND message_fts MATCH ?
+                    """
+                let column = rule.field == .subject ? "subject" : "body_text"
+                arguments += ["\(column) : \"\(rule.pattern)\""]
+            } else {
+                sql = "SELECT id FROM message WHERE account_id = ? AND is_from_me = 0"
+            }
+        }
+        return Set(try MessageID.fetchAll(db, sql: sql, arguments: arguments))
+    }
+
+    private static func likeEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+    }
+
+    /// Judges `messages` again with the account's current rules, rewrites the decisions that changed,
+    /// and archives what a deny rule with `archives` now decides.
+    private func apply(_ messages: Set<MessageID>, in account: AccountID, to change: inout RuleChange) throws {
+        guard !messages.isEmpty else { return }
+        let set = try ruleSet(of: account)
+        let update = try db.cachedStatement(sql: "UPDATE message SET rule_id = ?, rule_action = ? WHERE id = ?")
+        var toArchive: [MessageID] = []
+        let ids = messages.sorted()
+        // Chunks keep the bodies read at once bounded, however many messages a rule touches.
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let chunk = ids[start..<min(ids.count, start + 500)]
+            let json = "[" + chunk.map { String($0.rawValue) }.joined(separator: ",") + "]"
+            var senders: [MessageID: [String]] = [:]
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT message_id, address_normalized FROM message_participant
+                    WHERE message_id IN (SELECT value FROM json_each(?)) AND role = 'from'
+                    """,
+                arguments: [json])
+            {
+                senders[row["message_id"], default: []].append(row["address_normalized"])
+            }
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, conversation_id, rule_id, subject, body_text FROM message
+                    WHERE id IN (SELECT value FROM json_each(?)) AND is_from_me = 0
+                    """,
+                arguments: [json])
+            for row in rows {
+                let id: MessageID = row["id"]
+                let decided = set.decide(
+                    RuleSubject(senders: senders[id] ?? [], subject: row["subject"], text: row["body_text"]))
+                if let decided, decided.archives { toArchive.append(id) }
+                guard decided?.id != row["rule_id"] else { continue }
+                try update.execute(arguments: [decided?.id, decided?.action, id])
+                change.messagesRedecided += 1
+                change.conversations.insert(row["conversation_id"])
+            }
+        }
+        let archived = try archiveByRules(toArchive, in: account)
+        change.messagesArchived += archived.messages
+        change.archiveActions += archived.actions
+        change.conversations.formUnion(archived.conversations)
+    }
+
+}
