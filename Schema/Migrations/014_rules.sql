@@ -4,7 +4,7 @@
 -- identity key for `sender`, a lowercased domain without `@` for `domain`, and lowercased words with
 -- single spaces for `subject` and `text`. So one rule cannot be stored twice under two spellings.
 CREATE TABLE rule (
-    id            INTEGER PRIMARY KEY,
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: scripts name rules by id
     account_id    INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
     action        TEXT    NOT NULL CHECK (action IN ('allow', 'deny', 'mute')),
     field         TEXT    NOT NULL CHECK (field IN ('sender', 'domain', 'subject', 'text')),

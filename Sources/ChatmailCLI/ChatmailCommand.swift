@@ -31,7 +31,7 @@ public struct ChatmailCommand: AsyncParsableCommand {
             Demo.self, App.self, Login.self, Sync.self, Conversations.self, Show.self, Search.self, Reply.self,
             Send.self,
             Export.self, Status.self, Archive.self, Unarchive.self, Read.self, Unread.self, Star.self, Unstar.self,
-            Trash.self, Pending.self, Codes.self,
+            Trash.self, Pending.self, Codes.self, Rules.self, Screener.self, Allow.self, Deny.self,
             View.self, Sanitize.self, Import.self,
         ]
     )

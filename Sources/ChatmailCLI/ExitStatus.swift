@@ -78,6 +78,13 @@ enum ExitStatus: Int32, Sendable {
             case .nothingToAnswer, .listDoesNotAcceptPosts, .notAnAddress: self = .usage
             case .noOwnAddress: self = .notLoggedIn
             }
+        case let error as RuleError:
+            switch error {
+            case .unknownRule: self = .personNotFound  // nothing by that id, as for `pending retry`
+            case .notAnAddress, .notADomain, .noWords, .archiveNeedsDeny: self = .usage
+            }
+        case is RulesFileError:
+            self = .dataError
         case is CodesError:
             self = .personNotFound  // nothing found, as for a person: scripts test for 2
         case is SearchError, is ConfigError:

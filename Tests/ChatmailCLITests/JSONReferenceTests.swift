@@ -169,6 +169,13 @@ import Testing
         try checker.check(
             try await gmail.run(["codes", "--json", "--since", "3650d"]), "codes", shape: "code", array: true)
 
+        // Rules: listed, and a message tested against them.
+        #expect(try await gmail.run(["rules", "add", "deny", "noreply@github.com", "--archive"]).status == 0)
+        try checker.check(try await gmail.run(["rules", "--json"]), "rules", shape: "rule", array: true)
+        let eml = fixture.home.appendingPathComponent("github.eml")
+        try Data(ComposeEndToEnd.CodesCommandTests.githubMail.utf8).write(to: eml)
+        try checker.check(try await gmail.run(["rules", "test", eml.path, "--json"]), "rules test", shape: "rule-test")
+
         // A reply while Gmail is unreachable is queued, and shows in the transcript with its outbox state;
         // online, the next one is sent.
         try checker.check(

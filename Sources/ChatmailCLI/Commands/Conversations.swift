@@ -20,6 +20,8 @@ struct Conversations: AsyncParsableCommand {
     @Flag(help: "Only conversations with people (no newsletters, no mailing lists).") var people = false
     @Flag(help: "Only newsletters.") var newsletters = false
     @Flag(help: "Only mailing lists (each list is one conversation).") var lists = false
+    @Flag(help: "Only the conversations deny rules hide (see `chatmail rules`).") var filtered = false
+    @Flag(help: "Only the conversations the screener holds (see `chatmail screener`).") var screener = false
     // Unconditional, so "--limit -1" reaches validate() instead of reading as a missing value.
     @Option(parsing: .unconditional, help: "Show at most this many conversations.") var limit = 50
     @Flag(help: "Print JSON instead of a table.") var json = false
@@ -33,13 +35,15 @@ struct Conversations: AsyncParsableCommand {
         if lists && (people || newsletters) {
             throw ValidationError("Choose --lists or \(people ? "--people" : "--newsletters"), not both.")
         }
+        if filtered && screener { throw ValidationError("Choose --filtered or --screener, not both.") }
     }
 
     var filter: ConversationFilter {
         ConversationFilter(
             visibility: all ? .all : archived ? .archived : .active,
             kind: people ? .people : newsletters ? .newsletters : .any,
-            lists: people ? .excluded : lists ? .only : .included, unreadOnly: unread, limit: limit)
+            lists: people ? .excluded : lists ? .only : .included,
+            section: filtered ? .filtered : screener ? .screener : .main, unreadOnly: unread, limit: limit)
     }
 
     func run() async throws {
@@ -47,6 +51,9 @@ struct Conversations: AsyncParsableCommand {
         let store = try env.openExistingStore()
         let account = try env.selectedAccount(in: store)
         let rows = try store.conversations(in: account.id, filter: filter)
+        if screener, !json, try !store.screenerEnabled(in: account.id) {
+            env.note("The screener is off, so these are also in the main list; `chatmail screener on` holds them.")
+        }
         if json {
             try env.write(try JSONRenderer(time: env.time).render(rows))
         } else {

@@ -198,7 +198,7 @@ extension StoreTransaction {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id, conversation_id, rule_id, subject, body_text FROM message
+                    SELECT id, conversation_id, rule_id, rule_action, subject, body_text FROM message
                     WHERE id IN (SELECT value FROM json_each(?)) AND is_from_me = 0
                     """,
                 arguments: [json])
@@ -207,7 +207,9 @@ extension StoreTransaction {
                 let decided = set.decide(
                     RuleSubject(senders: senders[id] ?? [], subject: row["subject"], text: row["body_text"]))
                 if let decided, decided.archives { toArchive.append(id) }
-                guard decided?.id != row["rule_id"] else { continue }
+                // The action is compared too: deleting a rule has already cleared `rule_id` (ON DELETE SET
+                // NULL) but not the `rule_action` the rollups read.
+                guard decided?.id != row["rule_id"] || decided?.action != row["rule_action"] else { continue }
                 try update.execute(arguments: [decided?.id, decided?.action, id])
                 change.messagesRedecided += 1
                 change.conversations.insert(row["conversation_id"])
