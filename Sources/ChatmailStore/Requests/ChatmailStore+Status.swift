@@ -12,7 +12,8 @@ extension ChatmailStore {
                 sql: """
                     SELECT COUNT(*) AS total,
                            COALESCE(SUM(archived_at_ms IS NOT NULL), 0) AS archived,
-                           COALESCE(SUM(unread_count > 0), 0) AS unread
+                           -- What deny rules hide is not waiting to be read.
+                           COALESCE(SUM(unread_count > 0 AND is_filtered = 0), 0) AS unread
                     FROM conversation WHERE account_id = ? AND message_count > 0
                     """,
                 arguments: [account.id])
