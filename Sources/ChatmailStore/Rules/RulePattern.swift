@@ -70,38 +70,75 @@ public struct RuleWords: Sendable, Equatable {
     public let joined: String
 
     public init(_ text: String) {
-        var folded = text.lowercased()
-        if folded.unicodeScalars.contains(where: { $0.properties.canonicalCombiningClass != .notReordered }) {
-            folded = folded.precomposedStringWithCanonicalMapping
-        }
-        var out = String.UnicodeScalarView()
-        var pendingSpace = false
-        for scalar in folded.unicodeScalars {
-            if scalar.isASCII {
-                let value = scalar.value
-                // ASCII letters are lowercase already.
-                if (value >= 0x61 && value <= 0x7A) || (value >= 0x30 && value <= 0x39) {
-                    if pendingSpace && !out.isEmpty { out.append(" ") }
+        let (folded, needsComposition) = Self.fold(text)
+        // Rare: a combining accent that a precomposed letter could have carried. Folding the composed
+        // text instead makes `e` + U+0301 and `é` the same word.
+        joined = needsComposition ? Self.fold(text.precomposedStringWithCanonicalMapping).joined : folded
+    }
+
+    /// One pass over the UTF-8 bytes: ASCII (most mail) is lowercased and copied byte by byte, and only
+    /// other scalars are decoded and looked up. Every text of every incoming message goes through here
+    /// when a subject or text rule exists, so it must cost little more than a copy.
+    private static func fold(_ text: String) -> (joined: String, needsComposition: Bool) {
+        var out: [UInt8] = []
+        var needsComposition = false
+        var text = text
+        text.withUTF8 { bytes in
+            out.reserveCapacity(bytes.count)
+            var pendingSpace = false
+            func appendWord(_ scalar: Unicode.Scalar) {
+                if isUnspacedScript(scalar) {
+                    if !out.isEmpty { out.append(0x20) }
+                    UTF8.encode(scalar) { out.append($0) }
+                    pendingSpace = true
+                } else if isWordScalar(scalar) {
+                    if pendingSpace && !out.isEmpty { out.append(0x20) }
                     pendingSpace = false
-                    out.append(scalar)
+                    UTF8.encode(scalar) { out.append($0) }
                 } else {
                     pendingSpace = true
                 }
-                continue
             }
-            if Self.isUnspacedScript(scalar) {
-                if !out.isEmpty { out.append(" ") }
-                out.append(scalar)
-                pendingSpace = true
-            } else if Self.isWordScalar(scalar) {
-                if pendingSpace && !out.isEmpty { out.append(" ") }
-                pendingSpace = false
-                out.append(scalar)
-            } else {
-                pendingSpace = true
+            var index = 0
+            while index < bytes.count {
+                let lead = bytes[index]
+                if lead < 0x80 {
+                    let lowered = lead >= 0x41 && lead <= 0x5A ? lead + 0x20 : lead
+                    if (lowered >= 0x61 && lowered <= 0x7A) || (lowered >= 0x30 && lowered <= 0x39) {
+                        if pendingSpace && !out.isEmpty { out.append(0x20) }
+                        pendingSpace = false
+                        out.append(lowered)
+                    } else {
+                        pendingSpace = true
+                    }
+                    index += 1
+                    continue
+                }
+                // A String's bytes are valid UTF-8, so the lead byte gives the length.
+                let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+                var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+                for offset in 1..<min(length, bytes.count - index) {
+                    value = value << 6 | UInt32(bytes[index + offset] & 0x3F)
+                }
+                index += length
+                let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
+                if isComposableMark(scalar) { needsComposition = true }
+                if scalar.properties.changesWhenLowercased {
+                    for lowered in scalar.properties.lowercaseMapping.unicodeScalars { appendWord(lowered) }
+                } else {
+                    appendWord(scalar)
+                }
             }
         }
-        joined = String(out)
+        return (String(decoding: out, as: UTF8.self), needsComposition)
+    }
+
+    /// Combining accents that compose with Latin, Greek and Cyrillic letters into precomposed ones.
+    private static func isComposableMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0300...0x036F, 0x1DC0...0x1DFF, 0x20D0...0x20FF: true
+        default: false
+        }
     }
 
     /// Whether the folded `pattern` (a ``joined`` form) occurs here as whole words.
@@ -144,7 +181,7 @@ public struct RuleWords: Sendable, Equatable {
     }
 
     /// Scripts written without spaces between words, whose every character is a word.
-    private static func isUnspacedScript(_ scalar: Unicode.Scalar) -> Bool {
+    static func isUnspacedScript(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x0E00...0x0EFF,  // Thai, Lao
             0x1000...0x109F,  // Myanmar

@@ -153,14 +153,20 @@ extension StoreTransaction {
             let escaped = Self.likeEscaped(rule.pattern)
             arguments += ["%@" + escaped, "%." + escaped]
         case .subject, .text:
-            if rule.pattern.utf8.allSatisfy({ $0 < 0x80 }) {
+            let column = rule.field == .subject ? "subject" : "body_text"
+            switch RuleCandidates.prefilter(for: rule.pattern) {
+            case .fullText:
+                // CROSS JOIN keeps the full-text match as the outer loop: with a plain JOIN, SQLite walks
+                // every message of the account and runs the match once per row.
                 sql = """
-                    SELECT m.id FROM message_fts f JOIN message m ON m.id = f.rowid
-                    WHERE m.account_id = ? AND m.is_from_me = 0 AND message_fts MATCH ?
+                    SELECT m.id FROM message_fts CROSS JOIN message m ON m.id = message_fts.rowid
+                    WHERE message_fts MATCH ? AND m.account_id = ? AND m.is_from_me = 0
                     """
-                let column = rule.field == .subject ? "subject" : "body_text"
-                arguments += ["\(column) : \"\(rule.pattern)\""]
-            } else {
+                arguments = ["\(column) : \"\(rule.pattern)\"", account]
+            case .character(let first):
+                sql = "SELECT id FROM message WHERE account_id = ? AND is_from_me = 0 AND instr(\(column), ?) > 0"
+                arguments += [first]
+            case .none:
                 sql = "SELECT id FROM message WHERE account_id = ? AND is_from_me = 0"
             }
         }
