@@ -56,11 +56,12 @@ public enum RulePattern {
 
 /// Text folded into words, for whole-word matching in any script.
 ///
-/// Case is folded (`lowercased()`, which is Unicode-aware), and the text is put in canonical composed
-/// form, so `é` typed one way matches `é` written the other. A word is a run of letters, digits and
-/// combining marks; everything else separates words. Scripts written without spaces between words
-/// (Chinese, Japanese, Thai, Lao, Khmer, Myanmar) have no word boundaries to find, so each of their
-/// characters is a word of its own: a pattern in them matches wherever its characters appear in a row.
+/// Case is folded (`lowercased()`, which is Unicode-aware, with Greek final sigma as sigma), and the
+/// text is put in canonical composed form, so `é` typed one way matches `é` written the other. A word is
+/// a run of letters, digits and combining marks; everything else separates words. Scripts written
+/// without spaces between words (Chinese, Japanese, Thai, Lao, Khmer, Myanmar) have no word boundaries
+/// to find, so each of their characters is a word of its own: a pattern in them matches wherever its
+/// characters appear in a row.
 ///
 /// The folded form is the words joined by single spaces. A pattern matches a text when the pattern's
 /// folded form appears in the text's folded form between word boundaries, which a search for
@@ -76,7 +77,9 @@ public struct RuleWords: Sendable, Equatable {
         }
         var out = String.UnicodeScalarView()
         var pendingSpace = false
-        for scalar in folded.unicodeScalars {
+        for var scalar in folded.unicodeScalars {
+            // `lowercased()` keeps Greek final sigma apart from sigma, which capitals cannot tell apart.
+            if scalar == "\u{3C2}" { scalar = "\u{3C3}" }
             if scalar.isASCII {
                 let value = scalar.value
                 // ASCII letters are lowercase already.

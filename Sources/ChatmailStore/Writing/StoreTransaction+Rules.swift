@@ -45,8 +45,10 @@ extension StoreTransaction {
         var change = RuleChange()
         var redecide = Set<MessageID>()
         if replacing {
-            let kept = Set(drafts)
-            for rule in try rules(in: account) where !kept.contains(rule.draft) {
+            // A rule is its action, field and pattern: one given again with another `archives` is kept
+            // (and updated below), so it keeps its id and its age among rules of its action.
+            let kept = Set(drafts.map(\.identity))
+            for rule in try rules(in: account) where !kept.contains(rule.draft.identity) {
                 redecide.formUnion(try messages(decidedBy: rule.id))
                 try db.execute(sql: "DELETE FROM rule WHERE id = ?", arguments: [rule.id])
                 change.removed.append(rule)
@@ -129,8 +131,8 @@ extension StoreTransaction {
     /// The incoming messages `rule` may match: a superset, narrowed with an index where the field has one.
     ///
     /// Sender and domain rules go through the people of conversations (indexed by address). Subject and
-    /// text rules whose words are plain ASCII go through the full-text index, whose tokens then agree
-    /// with ``RuleWords``; other scripts fold differently there, so those rules read every message.
+    /// text rules whose words are plain ASCII keep the messages whose field contains the longest word;
+    /// other scripts fold differently in SQLite, so those rules read every message.
     private func candidates(for rule: Rule, in account: AccountID) throws -> Set<MessageID> {
         let sql: String
         var arguments: StatementArguments = [account]
@@ -153,13 +155,16 @@ extension StoreTransaction {
             let escaped = Self.likeEscaped(rule.pattern)
             arguments += ["%@" + escaped, "%." + escaped]
         case .subject, .text:
-            if rule.pattern.utf8.allSatisfy({ $0 < 0x80 }) {
-                sql = """
-                    SELECT m.id FROM message_fts f JOIN message m ON m.id = f.rowid
-                    WHERE m.account_id = ? AND m.is_from_me = 0 AND message_fts MATCH ?
-                    """
-                let column = rule.field == .subject ? "subject" : "body_text"
-                arguments += ["\(column) : \"\(rule.pattern)\""]
+            let column = rule.field == .subject ? "subject" : "body_text"
+            if rule.pattern.utf8.allSatisfy({ $0 < 0x80 }),
+                let longest = rule.pattern.split(separator: " ").max(by: { $0.count < $1.count })
+            {
+                // Not the full-text index: its tokens glue a Latin word to Chinese, Japanese or Thai
+                // letters around it ("Amazonからの"), where RuleWords sees a word, and it does not hold
+                // the messages this transaction stored yet. Any whole-word match of an ASCII pattern
+                // contains its longest word in any ASCII case, which LIKE finds in one scan in SQLite.
+                sql = "SELECT id FROM message WHERE account_id = ? AND is_from_me = 0 AND \(column) LIKE ? ESCAPE '\\'"
+                arguments += ["%" + Self.likeEscaped(String(longest)) + "%"]
             } else {
                 sql = "SELECT id FROM message WHERE account_id = ? AND is_from_me = 0"
             }
@@ -198,7 +203,7 @@ extension StoreTransaction {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id, conversation_id, rule_id, subject, body_text FROM message
+                    SELECT id, conversation_id, rule_id, rule_action, subject, body_text FROM message
                     WHERE id IN (SELECT value FROM json_each(?)) AND is_from_me = 0
                     """,
                 arguments: [json])
@@ -207,7 +212,9 @@ extension StoreTransaction {
                 let decided = set.decide(
                     RuleSubject(senders: senders[id] ?? [], subject: row["subject"], text: row["body_text"]))
                 if let decided, decided.archives { toArchive.append(id) }
-                guard decided?.id != row["rule_id"] else { continue }
+                // Deleting a rule nulls `rule_id` but leaves `rule_action`, which the rollups read.
+                let stored: (RuleID?, Rule.Action?) = (row["rule_id"], row["rule_action"])
+                guard decided?.id != stored.0 || decided?.action != stored.1 else { continue }
                 try update.execute(arguments: [decided?.id, decided?.action, id])
                 change.messagesRedecided += 1
                 change.conversations.insert(row["conversation_id"])
