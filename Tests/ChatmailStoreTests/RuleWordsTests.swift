@@ -96,6 +96,15 @@ import Testing
         #expect(!(try Self.matches("café", "un cafe noir")))
     }
 
+    @Test("Korean written as jamo matches the same syllables precomposed")
+    func hangulJamo() throws {
+        let syllables = "\u{D55C}\u{AD6D}"  // 한국
+        let jamo = "\u{1112}\u{1161}\u{11AB}\u{1100}\u{116E}\u{11A8}"
+        #expect(try Self.matches(syllables, "\(jamo) 뉴스"))
+        #expect(try Self.matches(jamo, "\(syllables) 뉴스"))
+        #expect(!(try Self.matches(syllables, "\(jamo)어 뉴스")))
+    }
+
     @Test("Cyrillic, Greek, Arabic and Devanagari words are whole words in any case")
     func otherScripts() throws {
         #expect(try Self.matches("привет", "Привет, мир!"))

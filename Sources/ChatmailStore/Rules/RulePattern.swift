@@ -72,7 +72,10 @@ public struct RuleWords: Sendable, Equatable {
 
     public init(_ text: String) {
         var folded = text.lowercased()
-        if folded.unicodeScalars.contains(where: { $0.properties.canonicalCombiningClass != .notReordered }) {
+        // Combining marks, and Hangul vowel and final jamo: the scalars that compose with what precedes.
+        if folded.unicodeScalars.contains(where: {
+            $0.properties.canonicalCombiningClass != .notReordered || (0x1161...0x11C2).contains($0.value)
+        }) {
             folded = folded.precomposedStringWithCanonicalMapping
         }
         var out = String.UnicodeScalarView()
