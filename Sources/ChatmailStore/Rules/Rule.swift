@@ -93,6 +93,11 @@ public struct Rule: Sendable, Equatable, Hashable {
     public var draft: Draft { Draft(normalized: action, field: field, pattern: pattern, archives: archives) }
 }
 
+extension Rule.Draft {
+    /// What makes two rules one (the table's UNIQUE key): `archives` is a setting of the rule.
+    var identity: Rule.Draft { Rule.Draft(normalized: action, field: field, pattern: pattern, archives: false) }
+}
+
 /// Why a rule cannot be added, removed or imported.
 public enum RuleError: Error, Sendable, Equatable {
     /// A sender pattern that is not an email address.

@@ -1,10 +1,14 @@
 /// How the store narrows the messages a new subject or text rule must be checked against, before
-/// ``RuleWords`` decides: an index can only help when it can never miss a message the rule matches.
+/// ``RuleWords`` decides: a search can only help when it never misses a message the rule matches.
+///
+/// The full-text index is no such search: its tokens glue a Latin word to the Chinese, Japanese or Thai
+/// letters around it (`Amazonからの`), where ``RuleWords`` sees a word of its own, and it does not yet
+/// hold the messages stored earlier in the same transaction.
 enum RuleCandidates {
     enum Prefilter: Equatable {
-        /// The full-text index: its tokenizer (unicode61, diacritics removed) splits and folds the
-        /// pattern's letters as ``RuleWords`` does, or more loosely, so a phrase query finds a superset.
-        case fullText
+        /// An ASCII pattern: messages whose column contains its longest word in any ASCII case (SQLite's
+        /// LIKE), which every whole-word match does.
+        case asciiWord(String)
         /// Scripts without case or spaces (Chinese, Japanese, Thai): messages with the pattern's first
         /// character. Not the whole run: a line break inside it would hide a match from a search for it.
         case character(String)
@@ -14,21 +18,15 @@ enum RuleCandidates {
 
     /// The prefilter for a folded pattern (a ``RuleWords/joined`` form).
     static func prefilter(for pattern: String) -> Prefilter {
+        if pattern.utf8.allSatisfy({ $0 < 0x80 }),
+            let longest = pattern.split(separator: " ").max(by: { $0.count < $1.count })
+        {
+            return .asciiWord(String(longest))
+        }
         let scalars = pattern.unicodeScalars.filter { $0 != " " }
-        if scalars.allSatisfy(isFullTextLetter) { return .fullText }
         if let first = scalars.first, scalars.allSatisfy(RuleWords.isUnspacedScript) {
             return .character(String(first))
         }
         return .none
-    }
-
-    /// ASCII letters and digits, and the letters of the Latin, Greek and Cyrillic blocks, which
-    /// unicode61 has folded (case and accents) since SQLite first shipped it.
-    private static func isFullTextLetter(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x30...0x39, 0x61...0x7A: true
-        case 0xC0...0x24F, 0x370...0x3FF, 0x400...0x4FF, 0x1E00...0x1FFF: scalar.properties.isAlphabetic
-        default: false
-        }
     }
 }

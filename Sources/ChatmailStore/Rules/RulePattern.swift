@@ -71,8 +71,8 @@ public struct RuleWords: Sendable, Equatable {
 
     public init(_ text: String) {
         let (folded, needsComposition) = Self.fold(text)
-        // Rare: a combining accent that a precomposed letter could have carried. Folding the composed
-        // text instead makes `e` + U+0301 and `é` the same word.
+        // Rare: a combining accent (or jamo) that a precomposed letter could have carried. Folding the
+        // composed text instead makes `e` + U+0301 and `é` the same word.
         joined = needsComposition ? Self.fold(text.precomposedStringWithCanonicalMapping).joined : folded
     }
 
@@ -86,7 +86,9 @@ public struct RuleWords: Sendable, Equatable {
         text.withUTF8 { bytes in
             out.reserveCapacity(bytes.count)
             var pendingSpace = false
-            func appendWord(_ scalar: Unicode.Scalar) {
+            func appendWord(_ folded: Unicode.Scalar) {
+                // Lowercasing keeps Greek final sigma apart from sigma, which capitals cannot tell apart.
+                let scalar: Unicode.Scalar = folded == "\u{3C2}" ? "\u{3C3}" : folded
                 if isUnspacedScript(scalar) {
                     if !out.isEmpty { out.append(0x20) }
                     UTF8.encode(scalar) { out.append($0) }
@@ -133,12 +135,10 @@ public struct RuleWords: Sendable, Equatable {
         return (String(decoding: out, as: UTF8.self), needsComposition)
     }
 
-    /// Combining accents that compose with Latin, Greek and Cyrillic letters into precomposed ones.
+    /// Scalars that may compose with what precedes them: combining marks (accents, the Japanese voicing
+    /// marks, ...) and Hangul vowel and final jamo.
     private static func isComposableMark(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x0300...0x036F, 0x1DC0...0x1DFF, 0x20D0...0x20FF: true
-        default: false
-        }
+        (0x1161...0x11C2).contains(scalar.value) || scalar.properties.canonicalCombiningClass != .notReordered
     }
 
     /// Whether the folded `pattern` (a ``joined`` form) occurs here as whole words.

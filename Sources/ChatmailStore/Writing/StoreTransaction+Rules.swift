@@ -45,8 +45,10 @@ extension StoreTransaction {
         var change = RuleChange()
         var redecide = Set<MessageID>()
         if replacing {
-            let kept = Set(drafts)
-            for rule in try rules(in: account) where !kept.contains(rule.draft) {
+            // A rule is its action, field and pattern: one given again with another `archives` is kept
+            // (and updated below), so it keeps its id and its age among rules of its action.
+            let kept = Set(drafts.map(\.identity))
+            for rule in try rules(in: account) where !kept.contains(rule.draft.identity) {
                 redecide.formUnion(try messages(decidedBy: rule.id))
                 try db.execute(sql: "DELETE FROM rule WHERE id = ?", arguments: [rule.id])
                 change.removed.append(rule)
@@ -129,8 +131,8 @@ extension StoreTransaction {
     /// The incoming messages `rule` may match: a superset, narrowed with an index where the field has one.
     ///
     /// Sender and domain rules go through the people of conversations (indexed by address). Subject and
-    /// text rules whose words are plain ASCII go through the full-text index, whose tokens then agree
-    /// with ``RuleWords``; other scripts fold differently there, so those rules read every message.
+    /// text rules whose words are plain ASCII keep the messages whose field contains the longest word;
+    /// other scripts fold differently in SQLite, so those rules read every message.
     private func candidates(for rule: Rule, in account: AccountID) throws -> Set<MessageID> {
         let sql: String
         var arguments: StatementArguments = [account]
@@ -155,14 +157,11 @@ extension StoreTransaction {
         case .subject, .text:
             let column = rule.field == .subject ? "subject" : "body_text"
             switch RuleCandidates.prefilter(for: rule.pattern) {
-            case .fullText:
-                // CROSS JOIN keeps the full-text match as the outer loop: with a plain JOIN, SQLite walks
-                // every message of the account and runs the match once per row.
-                sql = """
-                    SELECT m.id FROM message_fts CROSS JOIN message m ON m.id = message_fts.rowid
-                    WHERE message_fts MATCH ? AND m.account_id = ? AND m.is_from_me = 0
-                    """
-                arguments = ["\(column) : \"\(rule.pattern)\"", account]
+            case .asciiWord(let word):
+                // LIKE folds ASCII case, and every whole-word match of an ASCII pattern contains its
+                // longest word: one scan of the column finds a superset (see RuleCandidates).
+                sql = "SELECT id FROM message WHERE account_id = ? AND is_from_me = 0 AND \(column) LIKE ? ESCAPE '\\'"
+                arguments += ["%" + Self.likeEscaped(word) + "%"]
             case .character(let first):
                 sql = "SELECT id FROM message WHERE account_id = ? AND is_from_me = 0 AND instr(\(column), ?) > 0"
                 arguments += [first]
