@@ -152,19 +152,23 @@ public struct RuleWords: Sendable, Equatable {
     /// A byte search whose match must start at the text's start or after a space, and end at its end or
     /// before a space: whole words, without building space-padded copies of either string.
     private static func find(_ word: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>) -> Bool {
-        let count = word.count
-        guard count > 0, count <= text.count else { return false }
+        guard let needle = word.baseAddress, let haystack = text.baseAddress, word.count > 0,
+            word.count <= text.count
+        else { return false }
         let space = UInt8(ascii: " ")
-        let first = word[0]
         var start = 0
-        while start <= text.count - count {
-            if text[start] == first, start == 0 || text[start - 1] == space,
-                start + count == text.count || text[start + count] == space,
-                memcmp(text.baseAddress! + start, word.baseAddress!, count) == 0
+        let last = text.count - word.count
+        // memchr (vectorized in glibc) jumps to each occurrence of the first byte; memcmp and the word
+        // boundaries decide there.
+        while start <= last, let found = memchr(haystack + start, Int32(word[0]), last - start + 1) {
+            let offset = haystack.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            let end = offset + word.count
+            if (offset == 0 || text[offset - 1] == space) && (end == text.count || text[end] == space)
+                && memcmp(haystack + offset, needle, word.count) == 0
             {
                 return true
             }
-            start += 1
+            start = offset + 1
         }
         return false
     }
