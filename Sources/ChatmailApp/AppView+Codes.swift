@@ -39,7 +39,10 @@ extension AppView {
         let ellipsis = context.glyphs.ellipsis
         let codes = hits.map { TerminalSafeText.singleLine($0.code) }
         let services = hits.map { TerminalSafeText.singleLine($0.service ?? "") }
-        let senders = hits.map { TerminalSafeText.singleLine($0.from.name ?? $0.from.address) }
+        // A name that only repeats the service gives way to the address, which says more.
+        let senders = hits.map { hit in
+            TerminalSafeText.singleLine(hit.from.name.flatMap { $0 == hit.service ? nil : $0 } ?? hit.from.address)
+        }
         let ages = hits.map { context.time.ago($0.receivedAtMs) }
         let codeWidth = min(24, codes.map(DisplayWidth.of).max() ?? 0)
         let serviceWidth = min(24, services.map(DisplayWidth.of).max() ?? 0)

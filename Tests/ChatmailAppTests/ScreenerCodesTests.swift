@@ -169,8 +169,10 @@ struct ScreenerCodesTests {
         let marked = lines[title...].filter { $0.hasPrefix("> ") }
         #expect(marked.count == 1)
         let first = try! #require(marked.first)
-        #expect(first.contains("482913") && first.contains("GitHub") && first.hasSuffix("5 min ago"), "\(first)")
-        #expect(lines.contains { $0.hasPrefix("  731-904") && $0.contains("1 h ago") })
+        #expect(first.hasPrefix("> 482913   GitHub") && first.hasSuffix("5 min ago"), "\(first)")
+        // The sender's name repeats the service: the address says more. Without a service, the name.
+        #expect(first.contains("noreply@github.com"))
+        #expect(lines.contains { $0.hasPrefix("  731-904") && $0.contains(" GitHub ") && $0.contains("1 h ago") })
         #expect(lines.last?.contains("me@example.com") == true)
 
         _ = AppReducer.reduce(&state, .codesLoaded([]))
