@@ -14,8 +14,13 @@ public enum AppEvent: Sendable, Equatable {
     case conversationsLoaded(ConversationFilter, [ConversationSummary])
     /// Answers ``AppEffect/loadTranscript(_:limit:)``.
     case transcriptLoaded(Transcript)
-    /// A load of the list or a transcript failed.
+    /// Answers ``AppEffect/loadScreener``.
+    case screenerLoaded(ScreenerStatus)
+    /// A load of the list, a transcript or the screener's count failed.
     case loadFailed(String)
+    /// Answers ``AppEffect/loadCodes(sinceMs:limit:)``.
+    case codesLoaded([VerificationCodeHit])
+    case codesFailed(String)
     /// Answers ``AppEffect/search(_:)``; the query tells a stale answer from a current one.
     case searchResults(query: String, [SearchHit])
     case searchFailed(query: String, message: String)
@@ -65,6 +70,18 @@ public struct ActionReport: Sendable, Equatable {
     }
 }
 
+/// Whether the screener is on and how many conversations it holds, for the filter's label.
+public struct ScreenerStatus: Sendable, Equatable {
+    public var isEnabled: Bool
+    /// Held conversations, counted whether the screener is on or not.
+    public var heldCount: Int
+
+    public init(isEnabled: Bool, heldCount: Int) {
+        self.isEnabled = isEnabled
+        self.heldCount = heldCount
+    }
+}
+
 /// What a finished sync leaves for the status line.
 public struct SyncSummary: Sendable, Equatable {
     public var finishedAtMs: Int64
@@ -83,6 +100,10 @@ public struct SyncSummary: Sendable, Equatable {
 public enum AppEffect: Sendable, Equatable {
     /// Answered by ``AppEvent/conversationsLoaded(_:_:)``.
     case loadConversations(ConversationFilter)
+    /// The screener's switch and count; answered by ``AppEvent/screenerLoaded(_:)``.
+    case loadScreener
+    /// The codes in mail received since `sinceMs`, newest first; answered by ``AppEvent/codesLoaded(_:)``.
+    case loadCodes(sinceMs: Int64, limit: Int)
     /// The newest `limit` messages; answered by ``AppEvent/transcriptLoaded(_:)``.
     case loadTranscript(ConversationID, limit: Int)
     /// Answered by ``AppEvent/searchResults(query:_:)``.

@@ -146,4 +146,42 @@ extension AppReducer {
         }
         return []
     }
+
+    // MARK: - Codes
+
+    /// How far back `C` looks for codes: they expire within minutes, so a day holds every live one.
+    static let codesWindowMs: Int64 = 24 * 3_600_000
+    /// The most codes the pane lists.
+    static let codesLimit = 50
+
+    static func codesKey(_ state: inout AppState, _ key: Key) -> [AppEffect] {
+        let last = max(0, state.codes.hits.count - 1)
+        switch key {
+        case .character("j"), .down: state.codes.selection = min(state.codes.selection + 1, last)
+        case .character("k"), .up: state.codes.selection = max(0, state.codes.selection - 1)
+        case .character("g"), .home: state.codes.selection = 0
+        case .character("G"), .end: state.codes.selection = last
+        case .enter:
+            guard let hit = state.codes.selected else { return [] }
+            if let index = state.conversations.firstIndex(where: { $0.id == hit.conversation }) {
+                state.selectedIndex = index
+                state.selectedID = hit.conversation
+            }
+            state.focus = .transcript
+            return open(&state, hit.conversation)
+        case .character("S"): return requestSync(&state)
+        case .character("?"): enter(&state, .help)
+        case .character("q"): return [.quit]
+        case .escape:
+            finish(&state, .codes)
+            state.focus = state.returnFocus
+        default: break
+        }
+        return []
+    }
+
+    /// Asks for the codes of the last day, as of the last tick.
+    static func loadCodes(_ state: inout AppState) -> [AppEffect] {
+        [.loadCodes(sinceMs: state.nowMs - codesWindowMs, limit: codesLimit)] + begin(&state, .codes)
+    }
 }

@@ -15,9 +15,24 @@ extension AppReducer {
             open.transcript = transcript
             state.transcript = open
             measureTranscript(&state)
+        case .screenerLoaded(let screener):
+            state.screener = screener
         case .loadFailed(let message):
             finish(&state, .loading)
             state.status.lastError = message
+        case .codesLoaded(let hits):
+            finish(&state, .codes)
+            // A new code arrives at the top: the chosen one stays chosen where it moved to.
+            let chosen = state.codes.selected?.gmailID
+            state.codes.hits = hits
+            state.codes.isLoaded = true
+            state.codes.error = nil
+            state.codes.selection =
+                hits.firstIndex { $0.gmailID == chosen } ?? min(state.codes.selection, max(0, hits.count - 1))
+        case .codesFailed(let message):
+            finish(&state, .codes)
+            state.codes.isLoaded = true
+            state.codes.error = message
         case .searchResults(let query, let hits):
             guard query == state.search.query else { return [] }
             finish(&state, .search)
@@ -54,6 +69,8 @@ extension AppReducer {
             state.status.lastError = nil
             var effects = reloadList(&state) + reloadTranscript(&state)
             if state.focus == .pending { effects += [.loadPending] + begin(&state, .pending) }
+            // A code being waited for arrives with a sync: the open pane shows it without a key.
+            if state.focus == .codes { effects += loadCodes(&state) }
             if state.syncRequestedWhileRunning {
                 state.syncRequestedWhileRunning = false
                 effects += requestSync(&state)

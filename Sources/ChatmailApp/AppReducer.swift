@@ -65,6 +65,7 @@ public enum AppReducer {
         case .search: return searchKey(&state, key)
         case .composer: return composerKey(&state, key)
         case .pending: return pendingKey(&state, key)
+        case .codes: return codesKey(&state, key)
         case .help:
             // Any key closes the overlay; it only lists keys.
             state.focus = state.helpReturnFocus
@@ -151,6 +152,10 @@ public enum AppReducer {
         case .character("p"):
             enter(&state, .pending)
             return [.loadPending] + begin(&state, .pending)
+        case .character("C"):
+            state.codes = CodesState()
+            enter(&state, .codes)
+            return loadCodes(&state)
         case .character("S"): return requestSync(&state)
         default: break
         }
@@ -262,8 +267,10 @@ public enum AppReducer {
         return [.syncNow] + begin(&state, .sync)
     }
 
+    /// Reloads the list, and the screener's count with it: whatever changed the one may change the other.
     static func reloadList(_ state: inout AppState) -> [AppEffect] {
-        [.loadConversations(state.filter.conversationFilter(limit: state.listLimit))] + begin(&state, .loading)
+        [.loadConversations(state.filter.conversationFilter(limit: state.listLimit)), .loadScreener]
+            + begin(&state, .loading)
     }
 
     /// Reloads the open transcript, keeping its place.

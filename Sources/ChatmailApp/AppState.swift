@@ -41,6 +41,10 @@ public struct AppState: Sendable, Equatable {
     /// The draft last handed to `reply` or `send`, restored into the composer when that fails.
     public var sentDraft: Composer?
     public var pending = PendingQueueState()
+    /// The one-time codes `C` shows.
+    public var codes = CodesState()
+    /// The screener's switch and how many conversations it holds; `nil` until the store has answered.
+    public var screener: ScreenerStatus?
     /// The action `U` undoes.
     public var lastAction: LastAction?
     public var status = StatusFacts()
@@ -90,12 +94,15 @@ public struct AppState: Sendable, Equatable {
 
 /// Which part of the screen takes the keys.
 public enum Focus: Sendable, Equatable {
-    case list, transcript, search, composer, pending, help
+    case list, transcript, search, composer, pending, codes, help
 }
 
 /// The list's filters, in the order `f` cycles through them.
+///
+/// The screener's section is in the cycle whether the screener is on or not: with it off, the section
+/// shows what turning it on would hold back, while the inbox still lists those conversations.
 public enum ListFilter: String, Sendable, CaseIterable {
-    case inbox, unread, people, lists, newsletters, all
+    case inbox, unread, people, lists, newsletters, all, screener
 
     /// The filter after this one, wrapping around.
     public var next: ListFilter {
@@ -112,6 +119,7 @@ public enum ListFilter: String, Sendable, CaseIterable {
         case .lists: ConversationFilter(lists: .only, limit: limit)
         case .newsletters: ConversationFilter(kind: .newsletters, limit: limit)
         case .all: ConversationFilter(visibility: .all, limit: limit)
+        case .screener: ConversationFilter(section: .screener, limit: limit)
         }
     }
 }
@@ -159,6 +167,20 @@ public struct PendingQueueState: Sendable, Equatable {
     public var selected: PendingAction? { actions.indices.contains(selection) ? actions[selection] : nil }
 }
 
+/// The codes found in recent mail, newest first, as `C` lists them.
+public struct CodesState: Sendable, Equatable {
+    public var hits: [VerificationCodeHit] = []
+    public var selection = 0
+    /// Whether the store has answered since the pane opened: until then it says it is looking.
+    public var isLoaded = false
+    /// Why the codes could not be read, shown in place of them.
+    public var error: String?
+
+    public init() {}
+
+    public var selected: VerificationCodeHit? { hits.indices.contains(selection) ? hits[selection] : nil }
+}
+
 /// The last action, as much as undoing it needs.
 public struct LastAction: Sendable, Equatable {
     public var kind: PendingActionKind
@@ -190,7 +212,7 @@ public struct StatusFacts: Sendable, Equatable {
 
 /// Kinds of work whose slowness the status line admits to.
 public enum Work: String, Sendable, Hashable, CaseIterable {
-    case sync, loading, search, action, send, pending
+    case sync, loading, search, action, send, pending, codes
 
     /// The progress note, present tense.
     public var progressNote: String {
@@ -201,6 +223,7 @@ public enum Work: String, Sendable, Hashable, CaseIterable {
         case .action: "Working…"
         case .send: "Sending…"
         case .pending: "Updating the queue…"
+        case .codes: "Looking for codes…"
         }
     }
 }

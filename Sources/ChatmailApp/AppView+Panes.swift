@@ -29,7 +29,10 @@ extension AppView {
         guard rows > 0 else { return [] }
         guard !state.conversations.isEmpty else {
             let empty =
-                state.running.contains(.loading) ? "Loading…" : "No conversations in " + filterName(state.filter)
+                state.running.contains(.loading)
+                ? "Loading…"
+                : state.filter == .screener
+                    ? "The screener holds no conversations." : "No conversations in " + filterName(state.filter)
             return ["  " + context.palette.paint(empty, .dim)]
         }
         let first = windowStart(selected: state.selectedIndex, count: state.conversations.count, rows: rows)

@@ -29,6 +29,11 @@ public enum AppView {
             (lines, cursor) = searchPane(context, width: size.columns, rows: rows)
         case .pending:
             lines = pendingPane(context, width: size.columns, rows: rows)
+        case .codes:
+            // A drawer over the panes' lower rows: what was on screen stays in sight above it.
+            let drawer = codesDrawer(context, width: size.columns, rows: rows)
+            let above = Array(mainPanes(context, layout: layout).prefix(rows - drawer.count))
+            lines = above + Array(repeating: "", count: rows - drawer.count - above.count) + drawer
         case .list, .transcript, .composer:
             lines = mainPanes(context, layout: layout)
         }
@@ -65,7 +70,8 @@ public enum AppView {
         let state = context.state
         let rows = layout.paneRows
         guard layout.isWide else {
-            let reading = state.focus == .transcript || state.focus == .composer && state.returnFocus == .transcript
+            let over = state.focus == .composer || state.focus == .codes
+            let reading = state.focus == .transcript || over && state.returnFocus == .transcript
             return reading
                 ? transcriptPane(context, width: layout.transcriptWidth, rows: rows)
                 : listPane(context, width: layout.listWidth, rows: rows)
@@ -124,7 +130,11 @@ public enum AppView {
         let state = context.state
         let status = state.status
         let dot = " " + context.glyphs.separatorDot + " "
-        var facts = [TerminalSafeText.singleLine(state.account), filterName(state.filter)]
+        var facts = [TerminalSafeText.singleLine(state.account), filterLabel(state)]
+        // With the screener on, what it holds is out of the other lists' sight: the count says it waits.
+        if let screener = state.screener, screener.isEnabled, screener.heldCount > 0, state.filter != .screener {
+            facts.append("\(screener.heldCount) screened")
+        }
         facts.append(status.lastSyncAtMs.map { "synced " + context.time.ago($0) } ?? "not synced yet")
         if status.pendingCount > 0 { facts.append("\(status.pendingCount) pending") }
         if status.failedCount > 0 { facts.append("\(status.failedCount) failed") }
@@ -152,6 +162,15 @@ public enum AppView {
         case .lists: "Lists"
         case .newsletters: "Newsletters"
         case .all: "All mail"
+        case .screener: "Screener"
         }
+    }
+
+    /// The filter's name for the status line; the screener's with its count, and "off" while it is off,
+    /// when what it lists still shows in the inbox too: "Screener (3)", "Screener (3, off)".
+    static func filterLabel(_ state: AppState) -> String {
+        let name = filterName(state.filter)
+        guard state.filter == .screener, let screener = state.screener else { return name }
+        return name + " (\(screener.heldCount)" + (screener.isEnabled ? ")" : ", off)")
     }
 }

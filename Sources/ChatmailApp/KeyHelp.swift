@@ -42,8 +42,10 @@ public enum KeyHelp {
             "Elsewhere",
             [
                 Entry(keys: "/", meaning: "search as you type; Enter opens a hit, Esc cancels"),
-                Entry(keys: "f", meaning: "next filter: inbox, unread, people, lists, newsletters, all"),
+                Entry(
+                    keys: "f", meaning: "next filter: inbox, unread, people, lists, newsletters, all, screener"),
                 Entry(keys: "p", meaning: "pending actions: R retry, D dismiss, Esc back"),
+                Entry(keys: "C", meaning: "codes from the last 24 hours: Enter opens one's mail, Esc closes"),
                 Entry(keys: "S", meaning: "sync now"),
                 Entry(keys: "?", meaning: "this help (any key closes it)"),
                 Entry(keys: "q Ctrl-C", meaning: "quit"),

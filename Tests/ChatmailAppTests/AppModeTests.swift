@@ -152,11 +152,11 @@ struct AppModeTests {
     @Test("every key the help lists is one the reducer answers")
     func helpListsRealKeys() {
         let keys = KeyHelp.sections.flatMap(\.entries).flatMap { $0.keys.split(separator: " ") }
-        for key in ["j", "k", "g", "G", "e", "u", "s", "#", "U", "r", "c", "/", "f", "p", "S", "?", "q"] {
+        for key in ["j", "k", "g", "G", "e", "u", "s", "#", "U", "r", "c", "/", "f", "p", "C", "S", "?", "q"] {
             #expect(keys.contains(Substring(key)), "help does not list \(key)")
         }
         // And each of those single characters does something from the list.
-        for key in ["j", "G", "e", "u", "s", "#", "r", "c", "/", "f", "p", "S", "?", "q"] {
+        for key in ["j", "G", "e", "u", "s", "#", "r", "c", "/", "f", "p", "C", "S", "?", "q"] {
             var state = Data.state(columns: 80)
             let before = state
             let effects = Data.press(&state, .character(Character(key)))

@@ -7,11 +7,11 @@ import Testing
 struct AppReducerTests {
     typealias Data = AppTestData
 
-    @Test("start loads the inbox and syncs")
+    @Test("start loads the inbox and the screener's count, and syncs")
     func start() {
         var state = AppState(account: "me@example.com", size: TerminalSize(columns: 120, rows: 30))
         let effects = Data.work(AppReducer.start(&state))
-        #expect(effects == [.loadConversations(ConversationFilter(limit: 500)), .syncNow])
+        #expect(effects == [.loadConversations(ConversationFilter(limit: 500)), .loadScreener, .syncNow])
     }
 
     @Test("j, k, arrows, g and G move the selection, clamped at both ends")
@@ -78,7 +78,7 @@ struct AppReducerTests {
         #expect(state.conversations.count == 5)
     }
 
-    @Test("f cycles inbox, unread, people, lists, newsletters, all and back, loading each")
+    @Test("f cycles inbox, unread, people, lists, newsletters, all, screener and back, loading each and the count")
     func filterCycle() {
         var state = Data.state(columns: 80)
         let expected: [(ListFilter, ConversationFilter)] = [
@@ -87,10 +87,11 @@ struct AppReducerTests {
             (.lists, ConversationFilter(lists: .only, limit: 500)),
             (.newsletters, ConversationFilter(kind: .newsletters, limit: 500)),
             (.all, ConversationFilter(visibility: .all, limit: 500)),
+            (.screener, ConversationFilter(section: .screener, limit: 500)),
             (.inbox, ConversationFilter(limit: 500)),
         ]
         for (filter, storeFilter) in expected {
-            #expect(Data.work(Data.press(&state, .character("f"))) == [.loadConversations(storeFilter)])
+            #expect(Data.work(Data.press(&state, .character("f"))) == [.loadConversations(storeFilter), .loadScreener])
             #expect(state.filter == filter)
         }
     }
@@ -178,7 +179,7 @@ struct AppReducerTests {
             kind: .archive, conversation: Data.id(1), title: title, actionIDs: [PendingActionID(rawValue: 9)],
             messagesChanged: 2)
         let effects = Data.work(AppReducer.reduce(&state, .actionFinished(report)))
-        #expect(effects == [.loadConversations(ConversationFilter(limit: 500)), .syncNow])
+        #expect(effects == [.loadConversations(ConversationFilter(limit: 500)), .loadScreener, .syncNow])
         #expect(state.status.note?.contains("Archived “Conversation 1”") == true)
     }
 
@@ -229,7 +230,7 @@ struct AppReducerTests {
         let effects = Data.work(
             AppReducer.reduce(&state, .syncFinished(SyncSummary(finishedAtMs: 62_000, pendingCount: 2, failedCount: 1)))
         )
-        #expect(effects == [.loadConversations(ConversationFilter(limit: 500)), .syncNow])
+        #expect(effects == [.loadConversations(ConversationFilter(limit: 500)), .loadScreener, .syncNow])
         #expect(state.status.lastSyncAtMs == 62_000 && state.status.pendingCount == 2 && state.status.failedCount == 1)
         _ = AppReducer.reduce(&state, .syncFailed(message: "Could not reach Gmail", isOffline: true))
         #expect(state.status.isOffline && state.status.lastError == "Could not reach Gmail")

@@ -65,6 +65,15 @@ enum AppTestData {
             nextAttemptAtMs: nowMs + 5000, lastError: error, createdAtMs: nowMs, updatedAtMs: nowMs)
     }
 
+    /// A code from conversation `conversation`, received `minutesAgo` before ``nowMs``.
+    static func code(
+        _ code: String, in conversation: Int64, service: String? = "GitHub", minutesAgo: Int64 = 5
+    ) -> VerificationCodeHit {
+        VerificationCodeHit(
+            code: code, service: service, from: EmailAddress(address: "noreply@github.com", name: "GitHub"),
+            receivedAtMs: nowMs - minutesAgo * 60_000, gmailID: "code-\(code)", conversation: id(conversation))
+    }
+
     /// A state with `count` conversations loaded and the first selected.
     static func state(columns: Int = 120, rows: Int = 30, conversations count: Int = 5) -> AppState {
         var state = AppState(

@@ -48,13 +48,18 @@ struct AppViewTests {
         var pending = base
         AppTestData.press(&pending, .character("p"))
         _ = AppReducer.reduce(&pending, .pendingLoaded([Data.pendingAction(1, error: hostile), Data.pendingAction(2)]))
+        var codes = base
+        AppTestData.press(&codes, .character("C"))
+        var hostileCode = Data.code(hostile + "48 29 13", in: 1, service: hostile + "会議の議事録")
+        hostileCode.from = EmailAddress(address: "x@example.com", name: hostile + String(repeating: "語", count: 60))
+        _ = AppReducer.reduce(&codes, .codesLoaded([hostileCode, Data.code("731-904", in: 2, service: nil)]))
         var help = base
         AppTestData.press(&help, .character("?"))
         var empty = AppState(account: hostile, size: size)
         empty.status.isOffline = true
         return [
             ("list", base), ("reading", reading), ("composing", composing), ("searching", searching),
-            ("pending", pending), ("help", help), ("empty", empty),
+            ("pending", pending), ("codes", codes), ("help", help), ("empty", empty),
         ]
     }
 

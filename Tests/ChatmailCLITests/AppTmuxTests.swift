@@ -162,6 +162,29 @@ extension ComposeEndToEnd {
             #expect(after.contains("exit=0"), "\(after.joined(separator: "\n"))")
         }
 
+        @Test("a resize while the app is stopped (Ctrl-Z) is seen when fg brings it back")
+        func resizeWhileStopped() async throws {
+            let home = try await ComposeHome()
+            let tmux = try await shell(home, columns: 100, rows: 24)
+            try await tmux.type("chatmail app")
+            _ = try await tmux.rows("the app should open") { rows in
+                rows.count == 24 && rows.last?.contains("me@example.org") == true
+            }
+            try await tmux.press("C-z")
+            _ = try await tmux.rows("Ctrl-Z should give the shell back") { rows in
+                rows.last == RealTerminalTests.prompt && rows.contains { $0.contains("Stopped") }
+            }
+            // The terminal signals the new size to the job in the foreground, which is now the shell.
+            try await tmux.run(["resize-window", "-t", "t", "-x", "100", "-y", "14"])
+            try await tmux.type(#"fg; echo "resumed-exit=$?""#)
+            let back = try await tmux.rows("fg should draw the app at the new height") { rows in
+                rows.count == 14 && rows.last?.contains("me@example.org") == true
+            }
+            #expect(back.allSatisfy { DisplayWidth.of($0) <= 100 })
+            try await tmux.press("q")
+            _ = try await tmux.rows("q should quit") { rows in rows.contains("resumed-exit=0") }
+        }
+
         /// Polls `condition` until it holds, for at most 30 s.
         func eventually(_ what: String, _ condition: () async throws -> Bool) async throws -> Bool {
             let deadline = Date().addingTimeInterval(30)

@@ -35,6 +35,17 @@ public struct AppEffects: Sendable {
             }) {
                 .loadFailed($0)
             }
+        case .loadScreener:
+            return await answer({
+                .screenerLoaded(
+                    ScreenerStatus(
+                        isEnabled: try store.screenerEnabled(in: account.id),
+                        heldCount: try store.screenerCount(in: account.id)))
+            }) { .loadFailed($0) }
+        case .loadCodes(let sinceMs, let limit):
+            return await answer({
+                .codesLoaded(try store.verificationCodes(in: account.id, sinceMs: sinceMs, limit: limit))
+            }) { .codesFailed($0) }
         case .loadTranscript(let id, let limit):
             return await answer({
                 guard let transcript = try store.transcript(of: id, limit: limit) else {

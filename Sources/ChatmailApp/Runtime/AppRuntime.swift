@@ -92,6 +92,12 @@ public struct AppRuntime: Sendable {
                 terminal.suspendProcess()
                 continue
             }
+            // A resize while the app was stopped was signalled to the shell, which had the terminal then:
+            // back in the foreground, the app reads the size again rather than wait for a signal that
+            // will not come.
+            if case .terminal(.resumed) = event, terminal.size() != state.size {
+                execute(AppReducer.reduce(&state, .terminal(.resize(terminal.size()))))
+            }
             execute(AppReducer.reduce(&state, event))
             if quitting { break }
             draw(state, cache: cache)

@@ -1,0 +1,60 @@
+import ChatmailStore
+import TerminalUI
+
+extension AppView {
+    /// The codes drawer over the panes' lower rows: a rule, a title naming the keys, then a row per code,
+    /// the selected one marked and kept in view. It takes at most two thirds of the rows, so the list
+    /// stays in sight above it.
+    static func codesDrawer(_ context: Context, width: Int, rows: Int) -> [String] {
+        guard rows > 0 else { return [] }
+        let codes = context.state.codes
+        let palette = context.palette
+        var header = [
+            palette.paint(String(repeating: context.glyphs.horizontal, count: width), .dim),
+            palette.paint("Codes from the last 24 hours", .bold)
+                + palette.paint("  Enter opens the conversation  Esc closes", .dim),
+        ]
+        let body: [String]
+        if let error = codes.error {
+            body = ["  " + palette.paint(TerminalSafeText.singleLine(error), .badge)]
+        } else if codes.hits.isEmpty {
+            let note = codes.isLoaded ? "No codes in mail from the last 24 hours." : "Looking for codes…"
+            body = ["  " + palette.paint(note, .dim)]
+        } else {
+            body = codeRows(codes.hits, context: context, width: max(1, width - gutterWidth)).enumerated().map {
+                marked($1, isSelected: $0 == codes.selection, width: width, palette: palette)
+            }
+        }
+        let height = min(rows, max(3, rows * 2 / 3), header.count + body.count)
+        // Too short for the rule, the title and a code: the title gives way last.
+        if height < 3 { header.removeFirst() }
+        let bodyRows = max(0, height - header.count)
+        let first = windowStart(selected: codes.error == nil ? codes.selection : 0, count: body.count, rows: bodyRows)
+        return Array((header + body[first..<min(body.count, first + bodyRows)]).prefix(height))
+    }
+
+    /// A row per code, in columns: the code in bold, the service, the sender, how long ago. The sender
+    /// is cut to what is left, so the age stays on the row.
+    static func codeRows(_ hits: [VerificationCodeHit], context: Context, width: Int) -> [String] {
+        let ellipsis = context.glyphs.ellipsis
+        let codes = hits.map { TerminalSafeText.singleLine($0.code) }
+        let services = hits.map { TerminalSafeText.singleLine($0.service ?? "") }
+        // A name that only repeats the service gives way to the address, which says more.
+        let senders = hits.map { hit in
+            TerminalSafeText.singleLine(hit.from.name.flatMap { $0 == hit.service ? nil : $0 } ?? hit.from.address)
+        }
+        let ages = hits.map { context.time.ago($0.receivedAtMs) }
+        let codeWidth = min(24, codes.map(DisplayWidth.of).max() ?? 0)
+        let serviceWidth = min(24, services.map(DisplayWidth.of).max() ?? 0)
+        let ageWidth = ages.map(DisplayWidth.of).max() ?? 0
+        let senderWidth = max(0, width - codeWidth - (serviceWidth > 0 ? serviceWidth + 2 : 0) - ageWidth - 4)
+        func column(_ text: String, _ width: Int) -> String {
+            DisplayWidth.pad(DisplayWidth.truncate(text, toWidth: width, ellipsis: ellipsis), toWidth: width)
+        }
+        return hits.indices.map { index in
+            var row = context.palette.paint(column(codes[index], codeWidth), .bold) + "  "
+            if serviceWidth > 0 { row += column(services[index], serviceWidth) + "  " }
+            return row + column(senders[index], senderWidth) + "  " + context.palette.paint(ages[index], .dim)
+        }
+    }
+}
