@@ -80,39 +80,15 @@ public struct RuleWords: Sendable, Equatable {
     /// other scalars are decoded and looked up. Every text of every incoming message goes through here
     /// when a subject or text rule exists, so it must cost little more than a copy.
     private static func fold(_ text: String) -> (joined: String, needsComposition: Bool) {
-        var out: [UInt8] = []
-        var needsComposition = false
+        var folder = Folder()
         var text = text
         text.withUTF8 { bytes in
-            out.reserveCapacity(bytes.count)
-            var pendingSpace = false
-            func appendWord(_ folded: Unicode.Scalar) {
-                // Lowercasing keeps Greek final sigma apart from sigma, which capitals cannot tell apart.
-                let scalar: Unicode.Scalar = folded == "\u{3C2}" ? "\u{3C3}" : folded
-                if isUnspacedScript(scalar) {
-                    if !out.isEmpty { out.append(0x20) }
-                    UTF8.encode(scalar) { out.append($0) }
-                    pendingSpace = true
-                } else if isWordScalar(scalar) {
-                    if pendingSpace && !out.isEmpty { out.append(0x20) }
-                    pendingSpace = false
-                    UTF8.encode(scalar) { out.append($0) }
-                } else {
-                    pendingSpace = true
-                }
-            }
+            folder.out.reserveCapacity(bytes.count)
             var index = 0
             while index < bytes.count {
                 let lead = bytes[index]
                 if lead < 0x80 {
-                    let lowered = lead >= 0x41 && lead <= 0x5A ? lead + 0x20 : lead
-                    if (lowered >= 0x61 && lowered <= 0x7A) || (lowered >= 0x30 && lowered <= 0x39) {
-                        if pendingSpace && !out.isEmpty { out.append(0x20) }
-                        pendingSpace = false
-                        out.append(lowered)
-                    } else {
-                        pendingSpace = true
-                    }
+                    folder.ascii(lead >= 0x41 && lead <= 0x5A ? lead + 0x20 : lead)
                     index += 1
                     continue
                 }
@@ -123,16 +99,59 @@ public struct RuleWords: Sendable, Equatable {
                     value = value << 6 | UInt32(bytes[index + offset] & 0x3F)
                 }
                 index += length
-                let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
-                if isComposableMark(scalar) { needsComposition = true }
-                if scalar.properties.changesWhenLowercased {
-                    for lowered in scalar.properties.lowercaseMapping.unicodeScalars { appendWord(lowered) }
-                } else {
-                    appendWord(scalar)
-                }
+                folder.scalar(Unicode.Scalar(value) ?? "\u{FFFD}")
             }
         }
-        return (String(decoding: out, as: UTF8.self), needsComposition)
+        return (String(decoding: folder.out, as: UTF8.self), folder.needsComposition)
+    }
+
+    /// The state of one fold: the words so far, and whether a space is owed before the next one. A
+    /// struct with mutating methods, not a closure over local variables, so that the compiler checks
+    /// exclusive access statically instead of at every byte.
+    private struct Folder {
+        var out: [UInt8] = []
+        var pendingSpace = false
+        var needsComposition = false
+
+        /// A lowercased ASCII byte.
+        mutating func ascii(_ byte: UInt8) {
+            if (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) {
+                if pendingSpace && !out.isEmpty { out.append(0x20) }
+                pendingSpace = false
+                out.append(byte)
+            } else {
+                pendingSpace = true
+            }
+        }
+
+        mutating func scalar(_ scalar: Unicode.Scalar) {
+            if isComposableMark(scalar) { needsComposition = true }
+            if scalar.properties.changesWhenLowercased {
+                for lowered in scalar.properties.lowercaseMapping.unicodeScalars { word(lowered) }
+            } else {
+                word(scalar)
+            }
+        }
+
+        private mutating func word(_ folded: Unicode.Scalar) {
+            // Lowercasing keeps Greek final sigma apart from sigma, which capitals cannot tell apart.
+            let scalar: Unicode.Scalar = folded == "\u{3C2}" ? "\u{3C3}" : folded
+            if isUnspacedScript(scalar) {
+                if !out.isEmpty { out.append(0x20) }
+                append(scalar)
+                pendingSpace = true
+            } else if isWordScalar(scalar) {
+                if pendingSpace && !out.isEmpty { out.append(0x20) }
+                pendingSpace = false
+                append(scalar)
+            } else {
+                pendingSpace = true
+            }
+        }
+
+        private mutating func append(_ scalar: Unicode.Scalar) {
+            for byte in UTF8.encode(scalar) ?? UTF8.EncodedScalar() { out.append(byte) }
+        }
     }
 
     /// Scalars that may compose with what precedes them: combining marks (accents, the Japanese voicing
