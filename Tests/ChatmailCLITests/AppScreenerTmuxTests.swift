@@ -1,4 +1,3 @@
-import ChatmailStore
 import Foundation
 import Testing
 
@@ -72,15 +71,11 @@ extension ComposeEndToEnd {
             let home = try await ComposeHome()
             try await ComposeHome.deliver(Self.stranger, to: home.setup)
             #expect(try await home.run(["sync"]).status == 0)
-            // The CLI has no switch for the screener yet: the test turns it on as that would, in the store.
-            let held: Int
-            do {
-                let store = try ChatmailStore(
-                    path: home.setup.home.appendingPathComponent("chatmail.sqlite").path, clock: { CLIFixture.now })
-                let account = try #require(try store.accounts().first)
-                try await store.write { tx in try tx.setScreener(enabled: true, in: account.id) }
-                held = try store.screenerCount(in: account.id)
-            }
+            let on = try await home.run(["screener", "on"])
+            #expect(on.status == 0, "\(on.stderr)")
+            // "The screener is on: N conversations waiting. …"
+            let held = try #require(
+                on.stdout.firstMatch(of: /on: (\d+) conversation/).flatMap { Int($0.1) }, "\(on.stdout)")
             try #require(held > 0, "the stranger's conversation should be held")
 
             let tmux = try await AppTmuxTests().shell(home)

@@ -12,7 +12,8 @@ struct App: AsyncParsableCommand {
         discussion: """
             Conversations on the left, the open chat on the right (one pane at a time below 100 columns), \
             and a status line. Press ? for the keys: j/k move, Enter opens, / searches, e archives, r \
-            replies, f changes the filter, p shows the queue, S syncs, q quits. A sync runs every \
+            replies, f changes the filter (the screener's filter shows how many it holds), C shows the \
+            one-time codes of the last day, p shows the queue, S syncs, q quits. A sync runs every \
             --sync-every seconds and after each action; the screen never waits for the network.
             """)
 
