@@ -3,7 +3,8 @@ import Foundation
 /// How rule patterns and the text they are matched against are normalized.
 ///
 /// Sender patterns are identity keys, so `John.Doe+x@GoogleMail.com` and `johndoe@gmail.com` are one
-/// rule, exactly as they are one person. Domains are lowercased, without `@`. Subject and text patterns
+/// rule, exactly as they are one person. Domains are lowercased, without `@`, and Gmail's second domain
+/// is `gmail.com`, where its addresses are stored. Subject and text patterns
 /// are folded into *words*; see ``RuleWords``.
 public enum RulePattern {
     /// The stored form of `pattern` for `field`.
@@ -20,7 +21,8 @@ public enum RulePattern {
             var domain = trimmed.lowercased()
             if domain.hasPrefix("@") { domain.removeFirst() }
             guard isDomain(Substring(domain)) else { throw RuleError.notADomain(pattern) }
-            return domain
+            // Addresses at googlemail.com are stored under gmail.com, as one person: so is the rule.
+            return EmailNormalizer.gmailDomains.contains(domain) ? "gmail.com" : domain
         case .subject, .text:
             let words = RuleWords(trimmed).joined
             guard !words.isEmpty else { throw RuleError.noWords(pattern) }
