@@ -1,3 +1,5 @@
+import Foundation
+
 /// How the store narrows the messages a new subject or text rule must be checked against, before
 /// ``RuleWords`` decides: a search can only help when it never misses a message the rule matches.
 ///
@@ -9,8 +11,10 @@ enum RuleCandidates {
         /// An ASCII pattern: messages whose column contains its longest word in any ASCII case (SQLite's
         /// LIKE), which every whole-word match does.
         case asciiWord(String)
-        /// Scripts without case or spaces (Chinese, Japanese, Thai): messages with the pattern's first
-        /// character. Not the whole run: a line break inside it would hide a match from a search for it.
+        /// Scripts without case or spaces (Chinese, Japanese, Thai): messages with one character of the
+        /// pattern, the first that has no canonical decomposition. Not the whole run: a line break inside
+        /// it would hide a match from a search for it. Not a character like `が`: mail may write it as
+        /// `か` and a combining mark, which ``RuleWords`` composes but a search for `が` would not find.
         case character(String)
         /// Anything else is checked against every incoming message.
         case none
@@ -24,8 +28,12 @@ enum RuleCandidates {
             return .asciiWord(String(longest))
         }
         let scalars = pattern.unicodeScalars.filter { $0 != " " }
-        if let first = scalars.first, scalars.allSatisfy(RuleWords.isUnspacedScript) {
-            return .character(String(first))
+        if !scalars.isEmpty, scalars.allSatisfy(RuleWords.isUnspacedScript),
+            let stable = scalars.first(where: { scalar in
+                String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars.elementsEqual([scalar])
+            })
+        {
+            return .character(String(stable))
         }
         return .none
     }
