@@ -51,7 +51,9 @@ extension Rules {
             guard let decision else { return "No rule matches this message from \(sender): it is shown as usual.\n" }
             let rule = decision.rule
             var out = "\(pastTense(rule.action)) by rule \(rule.id.rawValue) (\(RuleTable.describe(rule.draft))): "
-            out += reason(rule, sender: sender) + ".\n"
+            out +=
+                reason(rule, sender: TerminalSafeText.singleLine(matchedSender(of: rule, in: subject) ?? sender))
+                + ".\n"
             out += consequence(rule) + "\n"
             for other in decision.matches.dropFirst() {
                 out += "Also matches rule \(other.id.rawValue) (\(RuleTable.describe(other.draft)))"
@@ -59,6 +61,12 @@ extension Rules {
                     other.action == rule.action ? ", an older rule decides.\n" : ", but \(rule.action.rawValue) wins.\n"
             }
             return out
+        }
+
+        /// The author a sender or domain rule matched: a message may have several, and the first need
+        /// not be the one the rule names.
+        static func matchedSender(of rule: Rule, in subject: RuleSubject) -> String? {
+            subject.senders.first { RuleSet([rule]).decide(RuleSubject(senders: [$0], subject: "", text: "")) != nil }
         }
 
         static func pastTense(_ action: Rule.Action) -> String {
