@@ -229,6 +229,47 @@ import Testing
         #expect(rows.map(\.conversation) == [stored.conversationID, ConversationID(rawValue: 1)])
     }
 
+    @Test("014 back-fills the people my stored mail went to, not those who wrote to me, so the screener knows them")
+    func correspondentBackfill() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-014-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
+        let (path, pool) = try Self.database(migratedThrough: 13, in: dir)
+        try await pool.write { db in
+            try db.execute(
+                sql:
+                    "INSERT INTO account (email, email_normalized, created_at_ms) VALUES ('me@example.org', 'me@example.org', 0)"
+            )
+            try db.execute(
+                sql: "INSERT INTO conversation (account_id, participant_hash, created_at_ms) VALUES (1, ?, 0)",
+                arguments: [String(repeating: "a", count: 64)])
+            try db.execute(
+                sql: """
+                    INSERT INTO message (id, account_id, gmail_id, thread_id, conversation_id, internal_date_ms,
+                        from_address, is_from_me)
+                    VALUES (1, 1, 'mine', 't1', 1, 1, 'me@example.org', 1),
+                           (2, 1, 'theirs', 't2', 1, 2, 'eve@example.net', 0)
+                    """)
+            try db.execute(
+                sql: """
+                    INSERT INTO message_participant (message_id, role, address_normalized, address)
+                    VALUES (1, 'from', 'me@example.org', 'me@example.org'),
+                           (1, 'to', 'bob@example.com', 'Bob@example.com'),
+                           (1, 'cc', 'carol@example.net', 'carol@example.net'),
+                           (1, 'bcc', 'dave@example.org', 'dave@example.org'),
+                           (2, 'from', 'eve@example.net', 'eve@example.net'),
+                           (2, 'cc', 'frank@example.net', 'frank@example.net')
+                    """)
+        }
+        try pool.close()
+        let store = try ChatmailStore(path: path.path, clock: { 10 })  // applies 014 on open
+        let known = try store.correspondents(
+            among: [
+                "bob@example.com", "carol@example.net", "dave@example.org", "eve@example.net", "frank@example.net",
+            ],
+            in: AccountID(rawValue: 1))
+        #expect(known == ["bob@example.com", "carol@example.net", "dave@example.org"])
+    }
+
     /// A database in `directory` with the shipped migrations up to `number` applied, as an older
     /// chatmail left it: the starting point of an upgrade test.
     static func database(migratedThrough number: Int, in directory: URL) throws -> (URL, DatabasePool) {
