@@ -42,6 +42,7 @@ import Testing
             (.text, "配送"),
             (.text, "がっこう"),  // the mail writes が as か and a combining voicing mark
             (.domain, "shop.example"),
+            (.domain, "@GoogleMail.com"),  // stored as gmail.com, as identity stores those addresses
             (.sender, "Orders@Shop.example"),
         ])
     func retroactiveAgreesWithIngest(field: Rule.Field, pattern: String) async throws {
@@ -50,7 +51,9 @@ import Testing
                 "jp", from: EmailAddress(address: "orders@shop.example"), text: "配送状況Trackingはこちら",
                 subject: "Amazonからのお知らせ：今だけSALE"),
             message("plain", from: alice, text: "Tracking number inside", subject: "Your order: big SALE"),
-            message("nfd", from: bob, text: "明日はか\u{3099}っこうです", subject: "Re: plans"),
+            message(
+                "nfd", from: EmailAddress(address: "Old.Friend@googlemail.com"), text: "明日はか\u{3099}っこうです",
+                subject: "Re: plans"),
             message("none", from: carol, text: "nothing to see", subject: "Lunch"),
         ]
         let atIngest = try await withTemporaryStore { store, _ throws in

@@ -133,6 +133,7 @@ import Testing
         #expect(try RulePattern.normalize("First.Last@Example.org", for: .sender) == "first.last@example.org")
         #expect(try RulePattern.normalize("@Example.COM", for: .domain) == "example.com")
         #expect(try RulePattern.normalize(" mail.Example.com ", for: .domain) == "mail.example.com")
+        #expect(try RulePattern.normalize("@GoogleMail.com", for: .domain) == "gmail.com")
         #expect(try RulePattern.normalize("  Big   SALE!! ", for: .subject) == "big sale")
         #expect(
             try RulePattern.normalize("Caf\u{E9}", for: .text) == "cafe\u{301}".precomposedStringWithCanonicalMapping)
