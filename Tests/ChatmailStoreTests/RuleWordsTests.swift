@@ -120,6 +120,14 @@ import Testing
         #expect(!(try Self.matches("स्ते", "नमस्ते दुनिया")))
     }
 
+    @Test("Turkish capital dotted I and the Kelvin sign are i and k in any case")
+    func letterLikeCapitals() throws {
+        #expect(try Self.matches("istanbul", "İSTANBUL'dan selamlar"))
+        #expect(try Self.matches("İstanbul", "istanbul"))
+        #expect(try Self.matches("istanbul", "I\u{307}STANBUL"))
+        #expect(try Self.matches("kilo", "\u{212A}ILO"))
+    }
+
     @Test("Greek final sigma is the same letter as sigma, so capitals match")
     func greekFinalSigma() throws {
         #expect(try Self.matches("οδός", "ΟΔΌΣ"))

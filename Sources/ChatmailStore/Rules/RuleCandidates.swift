@@ -9,7 +9,8 @@ import Foundation
 enum RuleCandidates {
     enum Prefilter: Equatable {
         /// An ASCII pattern: messages whose column contains its longest word in any ASCII case (SQLite's
-        /// LIKE), which every whole-word match does.
+        /// LIKE), which every whole-word match does, with `i` and `k` standing for anything (`İ` and the
+        /// Kelvin sign fold to them).
         case asciiWord(String)
         /// Scripts without case or spaces (Chinese, Japanese, Thai): messages with one character of the
         /// pattern, the first that has no canonical decomposition. Not the whole run: a line break inside

@@ -128,6 +128,9 @@ public struct RuleWords: Sendable, Equatable {
 
         mutating func scalar(_ scalar: Unicode.Scalar) {
             if isComposableMark(scalar) { needsComposition = true }
+            // Capital dotted I lowercases to `i` and a combining dot above, which no typed `i` carries:
+            // in any case, Turkish İSTANBUL is the word istanbul.
+            if scalar == "\u{130}" { return word("i") }
             if scalar.properties.changesWhenLowercased {
                 for lowered in scalar.properties.lowercaseMapping.unicodeScalars { word(lowered) }
             } else {

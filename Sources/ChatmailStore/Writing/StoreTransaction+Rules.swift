@@ -160,8 +160,11 @@ extension StoreTransaction {
             case .asciiWord(let word):
                 // LIKE folds ASCII case, and every whole-word match of an ASCII pattern contains its
                 // longest word: one scan of the column finds a superset (see RuleCandidates).
+                // İ and the Kelvin sign fold to `i` and `k` too, which LIKE cannot know: those letters
+                // match anything.
+                let like = Self.likeEscaped(word).map { $0 == "i" || $0 == "k" ? "%" : String($0) }.joined()
                 sql = "SELECT id FROM message WHERE account_id = ? AND is_from_me = 0 AND \(column) LIKE ? ESCAPE '\\'"
-                arguments += ["%" + Self.likeEscaped(word) + "%"]
+                arguments += ["%" + like + "%"]
             case .character(let first):
                 sql = "SELECT id FROM message WHERE account_id = ? AND is_from_me = 0 AND instr(\(column), ?) > 0"
                 arguments += [first]
