@@ -161,4 +161,20 @@ import Testing
             #expect(try Self.ids(store, account, Self.screener) == [results[2].conversationID])
         }
     }
+
+    @Test("status counts the unread conversations the screener holds only while it is off")
+    func statusUnread() async throws {
+        try await withTemporaryStore { store, _ throws in
+            let (account, _) = try store.seed([
+                message("sent", from: me, to: [bob], labels: ["SENT"]),
+                message("bob", from: bob, labels: ["INBOX", "UNREAD"]),
+                message("stranger", from: alice, labels: ["INBOX", "UNREAD"]),
+            ])
+            let row = try #require(try store.accounts().first { $0.id == account })
+            #expect(try store.status(of: row).unreadConversationCount == 2)
+            try store.write { tx in try tx.setScreener(enabled: true, in: account) }
+            #expect(try store.status(of: row).unreadConversationCount == 1)
+            #expect(try store.conversations(in: account, filter: .init(unreadOnly: true)).count == 1)
+        }
+    }
 }

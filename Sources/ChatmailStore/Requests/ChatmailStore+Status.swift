@@ -7,16 +7,18 @@ extension ChatmailStore {
             let messages =
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message WHERE account_id = ?", arguments: [account.id])
                 ?? 0
+            let screening = try Self.screenerEnabled(account.id, in: db)
             let conversations = try Row.fetchOne(
                 db,
                 sql: """
                     SELECT COUNT(*) AS total,
                            COALESCE(SUM(archived_at_ms IS NOT NULL), 0) AS archived,
-                           -- What deny rules hide is not waiting to be read.
-                           COALESCE(SUM(unread_count > 0 AND is_filtered = 0), 0) AS unread
-                    FROM conversation WHERE account_id = ? AND message_count > 0
+                           -- What deny rules hide, or the screener holds, is not waiting to be read.
+                           COALESCE(SUM(unread_count > 0 AND is_filtered = 0
+                                        AND NOT (:screening AND \(Self.heldByScreenerSQL))), 0) AS unread
+                    FROM conversation WHERE account_id = :account AND message_count > 0
                     """,
-                arguments: [account.id])
+                arguments: ["account": account.id, "screening": screening])
             var actions: [PendingActionStatus: Int] = [:]
             for row in try Row.fetchAll(
                 db, sql: "SELECT status, COUNT(*) AS n FROM pending_action WHERE account_id = ? GROUP BY status",
