@@ -173,6 +173,13 @@ extension ComposeEndToEnd {
             ] {
                 #expect(try await home.run(["rules", "add"] + arguments).status == 0)
             }
+            // The same rule without --archive is the same rule, and does not stop it archiving; the field
+            // chatmail guessed is named on stderr.
+            let again = try await home.run(["rules", "add", "deny", "ads.example"])
+            #expect(again.stdout.hasPrefix("That rule exists already: deny domain ads.example."), "\(again.stdout)")
+            #expect(again.stderr.contains("matching the domain (give --on text"), "\(again.stderr)")
+            let allowAgain = try await home.run(["rules", "add", "allow", "pat@example.net"])
+            #expect(allowAgain.stdout.hasPrefix("That rule exists already"), "\(allowAgain.stdout)")
             let before = try await home.run(["rules", "--json"]).json() as? [[String: Any]]
             let exported = try await home.run(["rules", "export"])
             #expect(exported.stdout.contains("[[rule]]"), "\(exported.stdout)")

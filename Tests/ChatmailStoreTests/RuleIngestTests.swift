@@ -210,7 +210,11 @@ import Testing
             let plain = try store.addRule(.deny, .domain, "example.com", in: account)
             #expect(plain.archiveActions.isEmpty)
             let upgraded = try store.addRule(.deny, .domain, "example.com", archives: true, in: account)
-            #expect(upgraded.added.map(\.id) == plain.added.map(\.id) && upgraded.added[0].archives)
+            #expect(upgraded.added.isEmpty)
+            #expect(upgraded.updated.map(\.id) == plain.added.map(\.id) && upgraded.updated[0].archives)
+            // Adding the plain rule again does not turn archiving off.
+            let again = try store.addRule(.deny, .domain, "example.com", in: account)
+            #expect(again.added.isEmpty && again.updated.isEmpty)
             #expect(upgraded.archiveActions.map(\.targetIDs) == [["a"]])
             #expect(try store.rules(in: account).map(\.archives) == [true])
         }

@@ -229,7 +229,8 @@ import Testing
                     ], replacing: true, in: account)
             }
             #expect(change.removed.isEmpty)
-            #expect(change.added.map(\.id) == [older.id] && change.added[0].archives)
+            #expect(change.added.isEmpty)
+            #expect(change.updated.map(\.id) == [older.id] && change.updated[0].archives)
             #expect(try store.rules(in: account).map(\.id) == [older.id, newer.id])
             #expect(try store.decision(of: "a") == older.id)
             #expect(change.messagesArchived == 1)

@@ -155,6 +155,7 @@ import Testing
             (.sender, "@example.com", .notAnAddress("@example.com")),
             (.sender, "bob@localhost", .notAnAddress("bob@localhost")),
             (.sender, "bob smith@example.com", .notAnAddress("bob smith@example.com")),
+            (.sender, "bob\u{1B}[31m@example.com", .notAnAddress("bob\u{1B}[31m@example.com")),
             (.sender, "", .notAnAddress("")),
             (.domain, "example", .notADomain("example")),
             (.domain, "ex ample.com", .notADomain("ex ample.com")),

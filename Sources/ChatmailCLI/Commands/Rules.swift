@@ -90,13 +90,12 @@ struct Rules: AsyncParsableCommand {
             let store = try env.openExistingStore()
             let account = try env.selectedAccount(in: store)
             let draft = try Rule.Draft(action: action, field: field, pattern: pattern, archives: archive)
-            let change = try await RuleBook(store: store).add([draft], account: account.id)
-            guard let rule = change.added.first else {
-                try env.write("That rule exists already: \(RuleTable.describe(draft)).\n")
-                return
+            if on == nil, field != .text {
+                // A guess the user did not spell out: say which, and how to choose the other.
+                env.note("matching the \(field.rawValue) (give --on text to match words of the text instead)")
             }
-            try env.write("Added rule \(rule.id.rawValue): \(RuleTable.describe(rule.draft)).\n")
-            try env.write(RuleTable.effect(of: change))
+            let change = try await RuleBook(store: store).add([draft], account: account.id)
+            try env.write(RuleTable.outcome(of: [draft], change) + RuleTable.effect(of: change))
         }
     }
 
@@ -145,6 +144,21 @@ struct RuleTable {
         let pattern = TerminalSafeText.singleLine(draft.pattern)
         let shown = draft.field == .subject || draft.field == .text ? "\"\(pattern)\"" : pattern
         return "\(draft.action.rawValue) \(draft.field.rawValue) \(shown)" + (draft.archives ? ", and archive" : "")
+    }
+
+    /// A line per rule asked for: added, updated (archiving turned on), or there already.
+    static func outcome(of drafts: [Rule.Draft], _ change: RuleChange) -> String {
+        var out = ""
+        for draft in drafts {
+            if let rule = change.added.first(where: { $0.draft.identity == draft.identity }) {
+                out += "Added rule \(rule.id.rawValue): \(describe(rule.draft)).\n"
+            } else if let rule = change.updated.first(where: { $0.draft.identity == draft.identity }) {
+                out += "Updated rule \(rule.id.rawValue): \(describe(rule.draft)).\n"
+            } else {
+                out += "That rule exists already: \(describe(draft)).\n"
+            }
+        }
+        return out
     }
 
     /// What re-judging the stored mail did, in a line or two.

@@ -27,7 +27,8 @@ extension Rules {
                 throw CommandError.notAMessage(InputReader.name(file), error.rejection)
             }
             let aliases = try store.aliases(of: account.id)
-            let fromMe = subject.senders.contains { aliases.contains($0) }
+            // As the store decides it: the first author says whether a message is mine.
+            let fromMe = subject.senders.first.map(aliases.contains) ?? false
             let decision = fromMe ? nil : RuleSet(try store.rules(in: account.id)).explain(subject)
             if json {
                 try env.write(try JSONRenderer(time: env.time).render(decision, fromMe: fromMe))
@@ -91,8 +92,10 @@ extension Rules {
             case .allow: "Its conversation is shown, and passes the screener."
             case .deny:
                 rule.archives
-                    ? "Its conversation is hidden (see `conversations --filtered`), and it is archived on Gmail."
-                    : "Its conversation is hidden (see `conversations --filtered`)."
+                    ? "It is archived on Gmail, and its conversation is hidden (see `conversations --filtered`) "
+                        + "when all the incoming mail in it is denied."
+                    : "Its conversation is hidden (see `conversations --filtered`) when all the incoming mail in "
+                        + "it is denied."
             case .mute: "Its conversation is shown, but the message never counts as unread."
             }
         }

@@ -44,7 +44,7 @@ extension Rules {
             let drafts = try RulesFile.parse(text, source: InputReader.name(file))
             let change = try await RuleBook(store: store).importRules(drafts, replacing: replace, account: account.id)
             var out = "Imported \(drafts.count == 1 ? "1 rule" : "\(drafts.count) rules"): "
-            out += "\(change.added.count) new or changed"
+            out += "\(change.added.count) new, \(change.updated.count) changed"
             if replace { out += ", \(change.removed.count) removed" }
             try env.write(out + ".\n" + RuleTable.effect(of: change))
         }

@@ -85,14 +85,7 @@ enum PersonRules {
             try Rule.Draft(action: action, field: .sender, pattern: $0, archives: archiving)
         }
         let change = try await RuleBook(store: store).add(drafts, account: account.id)
-        for draft in drafts {
-            if let rule = change.added.first(where: { $0.draft == draft }) {
-                try env.write("Added rule \(rule.id.rawValue): \(RuleTable.describe(draft)).\n")
-            } else {
-                try env.write("That rule exists already: \(RuleTable.describe(draft)).\n")
-            }
-        }
-        try env.write(RuleTable.effect(of: change))
+        try env.write(RuleTable.outcome(of: drafts, change) + RuleTable.effect(of: change))
     }
 
     /// An address is taken as it is, even with no mail from it yet; anything else must name a

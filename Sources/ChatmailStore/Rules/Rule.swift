@@ -95,7 +95,7 @@ public struct Rule: Sendable, Equatable, Hashable {
 
 extension Rule.Draft {
     /// What makes two rules one (the table's UNIQUE key): `archives` is a setting of the rule.
-    var identity: Rule.Draft { Rule.Draft(normalized: action, field: field, pattern: pattern, archives: false) }
+    public var identity: Rule.Draft { Rule.Draft(normalized: action, field: field, pattern: pattern, archives: false) }
 }
 
 /// Why a rule cannot be added, removed or imported.

@@ -14,7 +14,9 @@ public enum RulePattern {
         case .sender:
             let key = EmailNormalizer.identityKey(for: trimmed)
             guard let at = key.lastIndex(of: "@"), at != key.startIndex,
-                isDomain(key[key.index(after: at)...]), !key.contains(where: \.isWhitespace)
+                isDomain(key[key.index(after: at)...]), !key.contains(where: \.isWhitespace),
+                // No real address holds a control character; refusing them keeps escapes out of the store.
+                !key.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
             else { throw RuleError.notAnAddress(pattern) }
             return key
         case .domain:

@@ -3,8 +3,10 @@ import GRDB
 
 /// What adding, removing or importing rules changed.
 public struct RuleChange: Sendable, Equatable {
-    /// The rules added (or, for an existing rule given again, updated), oldest first.
+    /// The rules added, oldest first.
     public var added: [Rule] = []
+    /// Existing rules given again whose `archives` changed.
+    public var updated: [Rule] = []
     /// The rules removed.
     public var removed: [Rule] = []
     /// Messages whose deciding rule changed.
@@ -34,14 +36,27 @@ extension StoreTransaction {
     /// Adds a rule and applies it to the mail already stored: only the messages it can match are judged
     /// again, and only their conversations need new rollups.
     ///
-    /// The same action, field and pattern again is the same rule: it is not stored twice, but its
-    /// `archives` is updated, so `rules add deny x --archive` upgrades an existing `deny x`.
+    /// The same action, field and pattern again is the same rule: it is not stored twice. Adding can
+    /// only turn archiving on, so `rules add deny x --archive` upgrades an existing `deny x`, and a plain
+    /// `deny x` later does not quietly stop an archiving rule.
     public func addRule(_ draft: Rule.Draft, in account: AccountID) throws -> RuleChange {
-        try importRules([draft], replacing: false, in: account)
+        try addRules([draft], in: account)
     }
 
-    /// Adds `drafts` (see ``addRule(_:in:)``); with `replacing`, first removes every rule not among them.
+    /// ``addRule(_:in:)`` for several rules, in one pass over the mail they can match.
+    public func addRules(_ drafts: [Rule.Draft], in account: AccountID) throws -> RuleChange {
+        try store(drafts, replacing: false, archivingOnlyTurnsOn: true, in: account)
+    }
+
+    /// Adds `drafts` as a file gives them: a rule given again takes the file's `archives`, on or off.
+    /// With `replacing`, every rule not among them is removed first.
     public func importRules(_ drafts: [Rule.Draft], replacing: Bool, in account: AccountID) throws -> RuleChange {
+        try store(drafts, replacing: replacing, archivingOnlyTurnsOn: false, in: account)
+    }
+
+    private func store(
+        _ drafts: [Rule.Draft], replacing: Bool, archivingOnlyTurnsOn: Bool, in account: AccountID
+    ) throws -> RuleChange {
         var change = RuleChange()
         var redecide = Set<MessageID>()
         if replacing {
@@ -59,12 +74,12 @@ extension StoreTransaction {
                 $0.action == draft.action && $0.field == draft.field && $0.pattern == draft.pattern
             }
             if let existing {
-                guard existing.archives != draft.archives else { continue }
+                guard existing.archives != draft.archives, draft.archives || !archivingOnlyTurnsOn else { continue }
                 try db.execute(
                     sql: "UPDATE rule SET archives = ? WHERE id = ?", arguments: [draft.archives, existing.id])
                 var updated = existing
                 updated.archives = draft.archives
-                change.added.append(updated)
+                change.updated.append(updated)
                 redecide.formUnion(try messages(decidedBy: existing.id))
             } else {
                 try db.execute(

@@ -10,10 +10,10 @@ public struct RuleBook: Sendable {
         self.store = store
     }
 
-    /// Adds rules (an existing rule given again only has its `archives` updated).
+    /// Adds rules; an existing rule given again can only have archiving turned on.
     public func add(_ drafts: [Rule.Draft], account: AccountID) async throws -> RuleChange {
         try await ModificationTracker().write(in: store) { tx, modifications in
-            let change = try tx.importRules(drafts, replacing: false, in: account)
+            let change = try tx.addRules(drafts, in: account)
             modifications.report(change.conversations)
             return change
         }
