@@ -108,10 +108,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
         let (path, pool) = try Self.database(migratedThrough: 6, in: dir)
         try await pool.write { db in
-            try db.execute(
-                sql:
-                    "INSERT INTO account (email, email_normalized, created_at_ms) VALUES ('me@example.org', 'me@example.org', 0)"
-            )
+            try Self.insertAccount(db)
             try db.execute(
                 sql: """
                     INSERT INTO pending_action (account_id, kind, target_message_ids, remove_labels, status, attempts, next_attempt_at_ms, last_error, created_at_ms, updated_at_ms)
@@ -141,13 +138,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
         let (path, pool) = try Self.database(migratedThrough: 7, in: dir)
         try await pool.write { db in
-            try db.execute(
-                sql:
-                    "INSERT INTO account (email, email_normalized, created_at_ms) VALUES ('me@example.org', 'me@example.org', 0)"
-            )
-            try db.execute(
-                sql: "INSERT INTO conversation (account_id, participant_hash, created_at_ms) VALUES (1, ?, 0)",
-                arguments: [String(repeating: "a", count: 64)])
+            try Self.insertAccountAndConversation(db)
             try db.execute(
                 sql: """
                     INSERT INTO message (account_id, gmail_id, thread_id, conversation_id, internal_date_ms, from_address,
@@ -178,10 +169,7 @@ import Testing
         let (path, pool) = try Self.database(migratedThrough: 9, in: dir)
         let oldHash = ParticipantSet.hash(ofNormalizedAddresses: ["carol@example.net", "dev@lists.example.org"])
         try await pool.write { db in
-            try db.execute(
-                sql:
-                    "INSERT INTO account (email, email_normalized, created_at_ms) VALUES ('me@example.org', 'me@example.org', 0)"
-            )
+            try Self.insertAccount(db)
             try db.execute(
                 sql: "INSERT INTO conversation (account_id, participant_hash, created_at_ms) VALUES (1, ?, 0)",
                 arguments: [oldHash])
@@ -235,13 +223,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
         let (path, pool) = try Self.database(migratedThrough: 13, in: dir)
         try await pool.write { db in
-            try db.execute(
-                sql:
-                    "INSERT INTO account (email, email_normalized, created_at_ms) VALUES ('me@example.org', 'me@example.org', 0)"
-            )
-            try db.execute(
-                sql: "INSERT INTO conversation (account_id, participant_hash, created_at_ms) VALUES (1, ?, 0)",
-                arguments: [String(repeating: "a", count: 64)])
+            try Self.insertAccountAndConversation(db)
             try db.execute(
                 sql: """
                     INSERT INTO message (id, account_id, gmail_id, thread_id, conversation_id, internal_date_ms,
@@ -272,6 +254,22 @@ import Testing
 
     /// A database in `directory` with the shipped migrations up to `number` applied, as an older
     /// chatmail left it: the starting point of an upgrade test.
+    /// Account 1, `me@example.org`, written with SQL as an older schema holds it.
+    static func insertAccount(_ db: Database) throws {
+        try db.execute(
+            sql:
+                "INSERT INTO account (email, email_normalized, created_at_ms) VALUES ('me@example.org', 'me@example.org', 0)"
+        )
+    }
+
+    /// Account 1 and its conversation 1.
+    static func insertAccountAndConversation(_ db: Database) throws {
+        try insertAccount(db)
+        try db.execute(
+            sql: "INSERT INTO conversation (account_id, participant_hash, created_at_ms) VALUES (1, ?, 0)",
+            arguments: [String(repeating: "a", count: 64)])
+    }
+
     static func database(migratedThrough number: Int, in directory: URL) throws -> (URL, DatabasePool) {
         let migrations = directory.appendingPathComponent("migrations")
         try FileManager.default.createDirectory(at: migrations, withIntermediateDirectories: true)
