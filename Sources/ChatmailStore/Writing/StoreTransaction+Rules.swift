@@ -68,17 +68,19 @@ extension StoreTransaction {
                 try db.execute(sql: "DELETE FROM rule WHERE id = ?", arguments: [rule.id])
                 change.removed.append(rule)
             }
+            ruleSetCache[account] = nil
         }
+        // Read once: the loop keeps it current, so a draft given twice finds the rule the first added.
+        var stored = Dictionary(
+            try rules(in: account).map { ($0.draft.identity, $0) }, uniquingKeysWith: { first, _ in first })
         for draft in drafts {
-            let existing = try rules(in: account).first {
-                $0.action == draft.action && $0.field == draft.field && $0.pattern == draft.pattern
-            }
-            if let existing {
+            if let existing = stored[draft.identity] {
                 guard existing.archives != draft.archives, draft.archives || !archivingOnlyTurnsOn else { continue }
                 try db.execute(
                     sql: "UPDATE rule SET archives = ? WHERE id = ?", arguments: [draft.archives, existing.id])
                 var updated = existing
                 updated.archives = draft.archives
+                stored[draft.identity] = updated
                 change.updated.append(updated)
                 redecide.formUnion(try messages(decidedBy: existing.id))
             } else {
@@ -91,10 +93,10 @@ extension StoreTransaction {
                 let rule = Rule(
                     id: RuleID(rawValue: db.lastInsertedRowID), action: draft.action, field: draft.field,
                     pattern: draft.pattern, archives: draft.archives, createdAtMs: nowMs)
+                stored[draft.identity] = rule
                 change.added.append(rule)
                 redecide.formUnion(try candidates(for: rule, in: account))
             }
-            ruleSetCache[account] = nil
         }
         ruleSetCache[account] = nil
         try apply(redecide, in: account, to: &change)
@@ -176,8 +178,8 @@ extension StoreTransaction {
                 // LIKE folds ASCII case, and every whole-word match of an ASCII pattern contains its
                 // longest word: one scan of the column finds a superset (see RuleCandidates).
                 // İ and the Kelvin sign fold to `i` and `k` too, which LIKE cannot know: those letters
-                // match anything.
-                let like = Self.likeEscaped(word).map { $0 == "i" || $0 == "k" ? "%" : String($0) }.joined()
+                // match any one character.
+                let like = Self.likeEscaped(word).map { $0 == "i" || $0 == "k" ? "_" : String($0) }.joined()
                 sql = "SELECT id FROM message WHERE account_id = ? AND is_from_me = 0 AND \(column) LIKE ? ESCAPE '\\'"
                 arguments += ["%" + like + "%"]
             case .character(let first):

@@ -88,16 +88,16 @@ public final class StoreTransaction {
         aliasCache[account] = nil
     }
 
+    /// The normalized addresses of an account (`?1`): its own address and every alias.
+    static let aliasesSQL = """
+        SELECT email_normalized FROM account WHERE id = ?1
+        UNION SELECT address_normalized FROM account_alias WHERE account_id = ?1
+        """
+
     /// The normalized addresses that are "me": the account's own address and every alias.
     public func aliases(of account: AccountID) throws -> Set<String> {
         if let cached = aliasCache[account] { return cached }
-        let rows = try String.fetchAll(
-            db,
-            sql: """
-                SELECT email_normalized FROM account WHERE id = ?1
-                UNION SELECT address_normalized FROM account_alias WHERE account_id = ?1
-                """,
-            arguments: [account])
+        let rows = try String.fetchAll(db, sql: Self.aliasesSQL, arguments: [account])
         let aliases = Set(rows)
         aliasCache[account] = aliases
         return aliases
