@@ -241,7 +241,7 @@ let package = Package(
         .testTarget(
             name: "GmailEmulatorTests",
             dependencies: [
-                "EmulatorLauncher", "GmailEmulator", "GmailModel", "MailText",
+                "ChatmailTestSupport", "EmulatorLauncher", "GmailEmulator", "GmailModel", "MailText",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strictSettings
@@ -254,9 +254,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // What several test targets share: running blocking work off the cooperative pool.
+        .target(
+            name: "ChatmailTestSupport",
+            path: "Tests/ChatmailTestSupport",
+            swiftSettings: strictSettings
+        ),
         // Reads Markdown back with cmark-gfm, for the export tests of MarkdownExport and the CLI.
         .target(
             name: "CommonMarkTestSupport",
+            dependencies: ["ChatmailTestSupport"],
             path: "Tests/CommonMarkTestSupport",
             swiftSettings: strictSettings
         ),
@@ -287,7 +294,7 @@ let package = Package(
             // Depends on the executable so `swift test` always builds the binary the end-to-end tests run.
             dependencies: [
                 "ChatmailCLI", "ChatmailStore", "EmulatorLauncher", "GmailAPI", "GmailModel", "TerminalUI", "chatmail",
-                "CommonMarkTestSupport",
+                "ChatmailTestSupport", "CommonMarkTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -67,6 +67,22 @@ public final class EmulatorChild: @unchecked Sendable {
         baseURL = url
     }
 
+    /// Like ``init(executable:serveArguments:)``, but waits for the first line on a thread of its own, so
+    /// async callers keep the cooperative pool's threads free while a child is slow to start.
+    public static func start(executable: URL = siblingExecutable, serveArguments: [String])
+        async throws(EmulatorLaunchError) -> EmulatorChild
+    {
+        let started: Result<EmulatorChild, EmulatorLaunchError> = await withCheckedContinuation { continuation in
+            Thread {
+                continuation.resume(
+                    returning: Result { () throws(EmulatorLaunchError) in
+                        try EmulatorChild(executable: executable, serveArguments: serveArguments)
+                    })
+            }.start()
+        }
+        return try started.get()
+    }
+
     /// Stops the child: SIGTERM, then SIGKILL once `grace` has passed. A graceful shutdown waits for idle
     /// keep-alive connections, so no caller may hang on it; `.zero` kills at once, for callers that need
     /// nothing of the child's state afterwards.

@@ -1,4 +1,5 @@
 import ChatmailStore
+import ChatmailTestSupport
 import Foundation
 
 /// The result of running the real `chatmail` binary.
@@ -48,12 +49,7 @@ final class CLIFixture {
     static func run(
         _ arguments: [String], environment extra: [String: String] = [:], program: URL = executable
     ) async throws -> RunResult {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(with: Result { try runBlocking(arguments, environment: extra, program: program) })
-            }
-            thread.start()
-        }
+        try await offThePool { try runBlocking(arguments, environment: extra, program: program) }
     }
 
     /// Runs `program` (the built chatmail by default) from `directory` (the current one by default).

@@ -1,3 +1,4 @@
+import ChatmailTestSupport
 import Foundation
 import GmailModel
 import Testing
@@ -127,11 +128,7 @@ final class ComposeHome {
         extra["CHATMAIL_NOW_MS"] = extra["CHATMAIL_NOW_MS"] ?? String(CLIFixture.now)
         let arguments = arguments + ["--home", setup.home.path]
         let merged = extra
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Result { try Self.runBlocking(arguments, input: input, environment: merged) })
-            }.start()
-        }
+        return try await offThePool { try Self.runBlocking(arguments, input: input, environment: merged) }
     }
 
     enum Input {

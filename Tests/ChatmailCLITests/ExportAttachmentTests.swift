@@ -15,7 +15,7 @@ import FoundationNetworking
         "--attachments downloads through attachments.get into attachments/<conversation>/ with safe names, linked from the message"
     )
     func attachments() async throws {
-        let emulator = try EmulatorProcess(synthetic: 3)
+        let emulator = try await EmulatorProcess.start(synthetic: 3)
         let scratch = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }  // best-effort cleanup
         let home = scratch.appendingPathComponent("home")

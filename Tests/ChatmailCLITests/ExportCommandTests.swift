@@ -1,4 +1,5 @@
 import ChatmailStore
+import ChatmailTestSupport
 import CommonMarkTestSupport
 import Foundation
 import GRDB
@@ -100,28 +101,23 @@ import FoundationNetworking
         // script(1) gives the command a pseudo-terminal for stdout and stderr.
         let command = [CLIFixture.executable.path, "--home", fixture.home.path, "export", "--all", "-o", out.path]
             .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        let result: RunResult = try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Result {
-                        let process = Process()
-                        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-                        process.arguments = ["-qec", command, "/dev/null"]
-                        var environment = ProcessInfo.processInfo.environment
-                        environment["CHATMAIL_NOW_MS"] = String(CLIFixture.now)
-                        environment["TZ"] = "UTC"
-                        process.environment = environment
-                        let pipe = Pipe()
-                        process.standardOutput = pipe
-                        process.standardInput = FileHandle.nullDevice
-                        try process.run()
-                        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                        process.waitUntilExit()
-                        return RunResult(
-                            status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: ""
-                        )
-                    })
-            }.start()
+        let result: RunResult = try await offThePool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            process.arguments = ["-qec", command, "/dev/null"]
+            var environment = ProcessInfo.processInfo.environment
+            environment["CHATMAIL_NOW_MS"] = String(CLIFixture.now)
+            environment["TZ"] = "UTC"
+            process.environment = environment
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return RunResult(
+                status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: ""
+            )
         }
         #expect(result.status == 0, "\(result.stdout)")
         #expect(result.stdout.contains("Exporting… 4/4 conversations"))

@@ -1,3 +1,4 @@
+import ChatmailTestSupport
 import EmulatorLauncher
 import Foundation
 import Testing
@@ -14,10 +15,16 @@ final class EmulatorProcess {
     var baseURL: URL { child.baseURL }
     static let clientID = EmulatorChild.clientID
 
-    init(synthetic count: Int = 12) throws {
-        child = try EmulatorChild(serveArguments: [
-            "--synthetic", String(count), "--seed", "3", "--me", "me@example.org",
-        ])
+    private init(child: EmulatorChild) {
+        self.child = child
+    }
+
+    /// Starts a child serving `count` synthetic messages; returns once it listens.
+    static func start(synthetic count: Int = 12) async throws -> EmulatorProcess {
+        EmulatorProcess(
+            child: try await EmulatorChild.start(serveArguments: [
+                "--synthetic", String(count), "--seed", "3", "--me", "me@example.org",
+            ]))
     }
 
     // Never leave a server behind, and never wait for one: the tests need nothing of its state afterwards,
@@ -66,7 +73,7 @@ final class RedirectCatcher: NSObject, URLSessionTaskDelegate, @unchecked Sendab
         "login with a refresh token file: verified, stored 0600 in a 0700 home, the account created; a revoked token exits 3"
     )
     func refreshTokenFile() async throws {
-        let emulator = try EmulatorProcess()
+        let emulator = try await EmulatorProcess.start()
         let token = try #require(try await emulator.post("_emulator/issue-tokens")["refresh_token"] as? String)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-login-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
@@ -100,12 +107,14 @@ final class RedirectCatcher: NSObject, URLSessionTaskDelegate, @unchecked Sendab
 
     @Test("the browser flow: loopback redirect with PKCE, followed like a browser would")
     func browserFlow() async throws {
-        let emulator = try EmulatorProcess()
+        let emulator = try await EmulatorProcess.start()
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-login-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }  // best-effort cleanup
         let process = Process()
         process.executableURL = CLIFixture.executable
-        process.arguments = ["login", "--home", home.path, "--no-browser", "--timeout", "30"]
+        // The URL is printed once the loopback listener accepts connections. The login then waits for the
+        // browser for its default five minutes, a time-out no busy machine comes near.
+        process.arguments = ["login", "--home", home.path, "--no-browser"]
         process.environment = ProcessInfo.processInfo.environment.merging(emulator.environment) { $1 }
         let errors = Pipe()
         let output = Pipe()
@@ -114,15 +123,18 @@ final class RedirectCatcher: NSObject, URLSessionTaskDelegate, @unchecked Sendab
         try process.run()
         defer { if process.isRunning { process.terminate() } }
         // The URL is printed on stderr; read lines until it appears.
-        var buffer = ""
-        var authorizationURL: URL?
-        while authorizationURL == nil, let chunk = try errors.fileHandleForReading.read(upToCount: 1), !chunk.isEmpty {
-            buffer += String(decoding: chunk, as: UTF8.self)
-            if buffer.hasSuffix("\n"), let line = buffer.split(separator: "\n").last, line.hasPrefix("http") {
-                authorizationURL = URL(string: String(line))
+        let stderr = errors.fileHandleForReading
+        let printed: URL? = try await offThePool {
+            var buffer = ""
+            while let chunk = try stderr.read(upToCount: 1), !chunk.isEmpty {
+                buffer += String(decoding: chunk, as: UTF8.self)
+                if buffer.hasSuffix("\n"), let line = buffer.split(separator: "\n").last, line.hasPrefix("http") {
+                    return URL(string: String(line))
+                }
             }
+            return nil
         }
-        let url = try #require(authorizationURL)
+        let url = try #require(printed)
         #expect(url.absoluteString.contains("code_challenge_method=S256"))
         #expect(
             url.absoluteString.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A")
@@ -134,8 +146,12 @@ final class RedirectCatcher: NSObject, URLSessionTaskDelegate, @unchecked Sendab
         #expect(location.hasPrefix("http://127.0.0.1:"))
         let (_, callback) = try await URLSession.shared.data(from: try #require(URL(string: location)))
         #expect((callback as? HTTPURLResponse)?.statusCode == 200)
-        let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let stdoutHandle = output.fileHandleForReading
+        let stdout = try await offThePool {
+            let text = String(decoding: stdoutHandle.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return text
+        }
         #expect(process.terminationStatus == 0)
         #expect(stdout == "Logged in as me@example.org.\n")
     }

@@ -1,3 +1,4 @@
+import ChatmailTestSupport
 import Foundation
 import Testing
 
@@ -61,8 +62,11 @@ func temporaryFile(_ contents: String, extension ext: String = "eml") throws -> 
         try process.run()
         input.fileHandleForWriting.write(Data(Self.reply.utf8))
         try input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = try await offThePool {
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return text
+        }
         #expect(process.terminationStatus == 0)
         #expect(text.contains("Renée · 14:02"))
         #expect(text.contains("Noon works for me."))

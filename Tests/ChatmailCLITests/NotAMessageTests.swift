@@ -1,36 +1,32 @@
+import ChatmailTestSupport
 import Foundation
 import Testing
 
 /// Runs `chatmail` with `input` as its stdin, on a dedicated thread like ``CLIFixture/run(_:environment:)``.
 func runChatmail(_ arguments: [String], input: Data) async throws -> RunResult {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread {
-            continuation.resume(
-                with: Result {
-                    let process = Process()
-                    process.executableURL = CLIFixture.executable
-                    process.arguments = arguments
-                    var environment = ProcessInfo.processInfo.environment
-                    environment["LANG"] = "C.UTF-8"
-                    environment.removeValue(forKey: "CHATMAIL_HOME")
-                    process.environment = environment
-                    let stdin = Pipe()
-                    let out = Pipe()
-                    let err = Pipe()
-                    process.standardInput = stdin
-                    process.standardOutput = out
-                    process.standardError = err
-                    try process.run()
-                    try stdin.fileHandleForWriting.write(contentsOf: input)
-                    try stdin.fileHandleForWriting.close()
-                    let outData = out.fileHandleForReading.readDataToEndOfFile()
-                    let errData = err.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    return RunResult(
-                        status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                        stderr: String(decoding: errData, as: UTF8.self))
-                })
-        }.start()
+    try await offThePool {
+        let process = Process()
+        process.executableURL = CLIFixture.executable
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["LANG"] = "C.UTF-8"
+        environment.removeValue(forKey: "CHATMAIL_HOME")
+        process.environment = environment
+        let stdin = Pipe()
+        let out = Pipe()
+        let err = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        try stdin.fileHandleForWriting.write(contentsOf: input)
+        try stdin.fileHandleForWriting.close()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return RunResult(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 }
 

@@ -13,7 +13,7 @@ final class LoggedInHome {
     var home: URL { dir.appendingPathComponent("home") }
 
     init(synthetic: Int = 60) async throws {
-        emulator = try EmulatorProcess(synthetic: synthetic)
+        emulator = try await EmulatorProcess.start(synthetic: synthetic)
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-pending-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let token = try #require(try await emulator.post("_emulator/issue-tokens")["refresh_token"] as? String)

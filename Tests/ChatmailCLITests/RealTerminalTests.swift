@@ -85,8 +85,9 @@ import Testing
             try await run(["new-session", "-d", "-s", "t", "-x", String(columns), "-y", String(rows), command])
         }
 
-        /// The pane's text, polled until `ready` accepts it (or `seconds` pass).
-        func screen(within seconds: Double = 20, until ready: (String) -> Bool) async throws -> String {
+        /// The pane's text, polled until `ready` accepts it (or `seconds` pass: a bound for a broken run,
+        /// far beyond what a busy machine needs).
+        func screen(within seconds: Double = 60, until ready: (String) -> Bool) async throws -> String {
             let deadline = Date().addingTimeInterval(seconds)
             var text = ""
             while Date() < deadline {
@@ -98,7 +99,7 @@ import Testing
         }
 
         /// The pane's rows without trailing spaces, polled until `ready` accepts them; fails the test
-        /// with the screen and `expectation` when 20 s pass first.
+        /// with the screen and `expectation` when 60 s pass first.
         func rows(_ expectation: String, until ready: ([String]) -> Bool) async throws -> [String] {
             let text = try await screen { ready(RealTerminalTests.rows(of: $0)) }
             let rows = RealTerminalTests.rows(of: text)

@@ -129,7 +129,7 @@ import Testing
         "the index follows sync: new mail is found, deleted and trashed mail is not, a full re-sync keeps it consistent"
     )
     func followsSync() async throws {
-        let emulator = try EmulatorProcess(synthetic: 20)
+        let emulator = try await EmulatorProcess.start(synthetic: 20)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-search-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

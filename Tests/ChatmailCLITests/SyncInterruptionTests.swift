@@ -1,3 +1,4 @@
+import ChatmailTestSupport
 import Foundation
 import GRDB
 import GmailModel
@@ -49,30 +50,25 @@ struct SyncExit: Sendable {
         let arguments = ["sync", "--home", home.path]
         let extra = environment
         // Waiting blocks a thread: not one of the cooperative pool's.
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Result {
-                        let process = Process()
-                        process.executableURL = CLIFixture.executable
-                        process.arguments = arguments
-                        var merged = ProcessInfo.processInfo.environment.merging(extra) { $1 }
-                        merged.removeValue(forKey: "CHATMAIL_HOME")
-                        if crashPoint == nil { merged.removeValue(forKey: "CHATMAIL_TEST_CRASH_AT") }
-                        process.environment = merged
-                        let err = Pipe()
-                        process.standardOutput = FileHandle.nullDevice
-                        process.standardError = err
-                        try process.run()
-                        let errData = err.fileHandleForReading.readDataToEndOfFile()
-                        process.waitUntilExit()
-                        let signalled = process.terminationReason == .uncaughtSignal
-                        return SyncExit(
-                            killedBySignal: signalled ? process.terminationStatus : nil,
-                            status: signalled ? -1 : process.terminationStatus,
-                            stderr: String(decoding: errData, as: UTF8.self))
-                    })
-            }.start()
+        return try await offThePool {
+            let process = Process()
+            process.executableURL = CLIFixture.executable
+            process.arguments = arguments
+            var merged = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+            merged.removeValue(forKey: "CHATMAIL_HOME")
+            if crashPoint == nil { merged.removeValue(forKey: "CHATMAIL_TEST_CRASH_AT") }
+            process.environment = merged
+            let err = Pipe()
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = err
+            try process.run()
+            let errData = err.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let signalled = process.terminationReason == .uncaughtSignal
+            return SyncExit(
+                killedBySignal: signalled ? process.terminationStatus : nil,
+                status: signalled ? -1 : process.terminationStatus,
+                stderr: String(decoding: errData, as: UTF8.self))
         }
     }
 
@@ -88,7 +84,7 @@ struct SyncExit: Sendable {
         "killed at every named point across an initial and an incremental sync, the next runs finish with exactly a clean run's data"
     )
     func killedAtCrashPoints() async throws {
-        let emulator = try EmulatorProcess(synthetic: 500)
+        let emulator = try await EmulatorProcess.start(synthetic: 500)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-kill-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -168,7 +164,7 @@ struct SyncExit: Sendable {
 
     @Test("while another process holds the account's sync lock, sync and pending run exit 4 and readers work")
     func oneSyncAtATime() async throws {
-        let emulator = try EmulatorProcess(synthetic: 80)
+        let emulator = try await EmulatorProcess.start(synthetic: 80)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-lock-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -1,3 +1,4 @@
+import ChatmailTestSupport
 import Foundation
 import FoundationXML
 
@@ -13,11 +14,7 @@ public struct ParsedMarkdown {
     /// Parses `markdown` (without front matter) on a dedicated thread: waiting for a process must not
     /// block a thread of Swift's small cooperative pool.
     public static func parse(_ markdown: String) async throws -> ParsedMarkdown {
-        let xml: String = try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Result { try runParser(markdown) })
-            }.start()
-        }
+        let xml = try await offThePool { try runParser(markdown) }
         // The default namespace and the DTD reference only get in the way of XPath.
         let cleaned = xmlSafe(xml).replacingOccurrences(of: "<!DOCTYPE document SYSTEM \"CommonMark.dtd\">", with: "")
             .replacingOccurrences(of: " xmlns=\"http://commonmark.org/xml/1.0\"", with: "")

@@ -46,7 +46,7 @@ import FoundationNetworking
             tokenClient: OAuthTokenClient(
                 configuration: OAuthConfiguration(clientID: "cid", clientSecret: "s"), transport: transport))
         let browser = Self.browser(code: "4-code")
-        let grant = try await flow.run(timeoutSeconds: 30) { url in
+        let grant = try await flow.run { url in
             let value = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first {
                 $0.name == "code_challenge"
             }?.value
@@ -67,7 +67,7 @@ import FoundationNetworking
         let browser = Self.browser(code: "c")
         await #expect(throws: GmailAPIError.logInAgain(.scopeNotGranted(missing: OAuthConfiguration.gmailModifyScope)))
         {
-            try await flow.run(timeoutSeconds: 30) { url in
+            try await flow.run { url in
                 challenge.value =
                     URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first {
                         $0.name == "code_challenge"
@@ -83,7 +83,7 @@ import FoundationNetworking
         let flow = LoginFlow(
             tokenClient: OAuthTokenClient(configuration: OAuthConfiguration(clientID: "cid"), transport: transport))
         await #expect(throws: LoginFlowError.stateMismatch) {
-            try await flow.run(timeoutSeconds: 30, presentURL: Self.browser(code: "c", state: "forged"))
+            try await flow.run(presentURL: Self.browser(code: "c", state: "forged"))
         }
         #expect(transport.requests.isEmpty)
     }

@@ -1,3 +1,4 @@
+import ChatmailTestSupport
 import Foundation
 import Testing
 
@@ -22,11 +23,8 @@ import FoundationNetworking
         try process.run()
         defer { if process.isRunning { process.terminate() } }  // never leave a server behind
         // Read the first line without waiting for the process to end.
-        var firstLine = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data([0x0A]) {
-            firstLine.append(byte)
-        }
-        let base = try #require(URL(string: String(decoding: firstLine, as: UTF8.self)))
+        let line = try await offThePool { try firstLine(of: output.fileHandleForReading) }
+        let base = try #require(URL(string: line))
         #expect(base.host == "127.0.0.1")
         #expect((base.port ?? 0) > 0)
 
@@ -40,7 +38,7 @@ import FoundationNetworking
         #expect(profile["historyId"] is String)
 
         process.terminate()  // SIGTERM: graceful shutdown
-        process.waitUntilExit()
+        try await offThePool { process.waitUntilExit() }
         #expect(process.terminationReason == .exit || process.terminationStatus == SIGTERM)
     }
 }

@@ -1,3 +1,4 @@
+import ChatmailTestSupport
 import EmulatorLauncher
 import Foundation
 import Testing
@@ -45,11 +46,8 @@ import FoundationNetworking
         }
         try lifeline.fileHandleForWriting.close()
         try lifeline.fileHandleForReading.close()
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data([0x0A]) {
-            line.append(byte)
-        }
-        #expect(String(decoding: line, as: UTF8.self).hasPrefix("http://127.0.0.1:"))
+        let line = try await offThePool { try firstLine(of: output.fileHandleForReading) }
+        #expect(line.hasPrefix("http://127.0.0.1:"))
         #expect(emulator.isRunning, "the emulator stopped while its stdin was still held")
 
         kill(holder.processIdentifier, SIGKILL)

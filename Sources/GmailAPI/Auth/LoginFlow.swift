@@ -13,7 +13,9 @@ public struct LoginFlow: Sendable {
 
     /// Runs the login.
     /// - Parameters:
-    ///   - presentURL: shows the authorization URL (print it, open a browser); called once.
+    ///   - presentURL: shows the authorization URL (print it, open a browser); called once, after the
+    ///     loopback listener accepts connections, so the URL appearing is the signal that a browser may
+    ///     follow it. Connections made before `waitForCode` starts wait in the listen backlog.
     ///   - loginHint: the expected account address, if known.
     /// - Returns: the grant, with a refresh token.
     /// - Throws: ``LoginFlowError`` when the browser part does not finish; ``GmailAPIError`` for the code

@@ -27,13 +27,15 @@ public actor QuotaLedger {
     /// The bucket's capacity: one second's worth of units unless set apart.
     private var burst: Double?
     private var available: Double
-    private var lastRefill: ContinuousClock.Instant
+    private let clock: QuotaClock
+    private var lastRefill: Duration
     private(set) var stats = Stats()
 
-    public init(unitsPerSecond: Double?) {
+    public init(unitsPerSecond: Double?, clock: QuotaClock = .continuous) {
         self.unitsPerSecond = unitsPerSecond
         self.available = unitsPerSecond ?? 0
-        self.lastRefill = .now
+        self.clock = clock
+        self.lastRefill = clock.now()
     }
 
     /// Enforces `unitsPerSecond` with a full bucket of `burst` units (one second's worth by default); `nil`
@@ -42,13 +44,13 @@ public actor QuotaLedger {
         self.unitsPerSecond = unitsPerSecond
         self.burst = burst
         available = capacity
-        lastRefill = .now
+        lastRefill = clock.now()
     }
 
     public func reset() {
         stats = Stats()
         available = capacity
-        lastRefill = .now
+        lastRefill = clock.now()
     }
 
     private var capacity: Double { burst ?? unitsPerSecond ?? 0 }
@@ -60,8 +62,8 @@ public actor QuotaLedger {
         let cost = QuotaLedger.costs[method] ?? 1
         stats.requests += 1
         if let rate = unitsPerSecond {
-            let now = ContinuousClock.now
-            let elapsed = now - lastRefill
+            let now = clock.now()
+            let elapsed = max(.zero, now - lastRefill)
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             available = min(capacity, available + seconds * rate)
             lastRefill = now

@@ -21,6 +21,8 @@ public struct EmulatorConfiguration: Sendable {
     public var seed: UInt64 = 1
     /// Quota enforcement rate in units per second (`nil` = account only, never refuse).
     public var quotaUnitsPerSecond: Double?
+    /// The time the quota bucket refills by: real time unless a test steps it.
+    public var quotaClock: QuotaClock = .continuous
     /// History records retained (`nil` = all).
     public var historyRetention: Int?
     public var oauth = OAuthServer.Settings()

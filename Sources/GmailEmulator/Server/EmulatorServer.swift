@@ -23,7 +23,7 @@ public enum EmulatorServer {
         let core = EmulatorCore(
             mailbox: mailbox, oauth: oauth,
             faults: FaultInjector(seed: configuration.seed),
-            quota: QuotaLedger(unitsPerSecond: configuration.quotaUnitsPerSecond),
+            quota: QuotaLedger(unitsPerSecond: configuration.quotaUnitsPerSecond, clock: configuration.quotaClock),
             log: RequestLog(), inlineLimit: configuration.inlineBodyLimit, baseURL: { base.value })
 
         var logger = Logger(label: "gmail-emulator")

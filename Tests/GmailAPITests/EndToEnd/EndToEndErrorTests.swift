@@ -117,56 +117,56 @@ struct EndToEndErrorTests {
 
     @Test("quota: a 250 u/s pacer against a 250 u/s emulator fetches 60 messages without a 429")
     func pacedFetchStaysUnderQuota() async throws {
+        // Pacer, backoff and the emulator's bucket share one stepped clock, so the verdict is the pacer's
+        // arithmetic against the bucket's, whatever else the machine is doing.
+        let clock = SteppedClock()
         try await withEmulator({
             $0.mailbox = .synthetic(count: 60)
             $0.quotaUnitsPerSecond = 250
+            $0.quotaClock = clock.quotaClock
         }) { e in
             // Listing is not part of the measured fetch: read the ids in-process.
             let ids = await e.emulator.mailbox.list(matching: { _ in true }, after: nil, limit: 100).page.map(\.id)
             #expect(ids.count == 60)
             try await e.control("reset-quota")
-            let pacer = QuotaPacer(configuration: .init(ceiling: 250), sleeper: ContinuousSleeper())
-            let client = e.client(pacer: pacer)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for id in ids { group.addTask { _ = try await client.getMessage(id: id, format: .minimal) } }
-                try await group.waitForAll()
-            }
+            let pacer = QuotaPacer(configuration: .init(ceiling: 250), sleeper: clock)
+            // A timeout far beyond any stall: one attempt per message is the point of the test.
+            let client = e.client(pacer: pacer, sleeper: clock, timeoutSeconds: 120)
+            try await clock.run(ids.map { id in { _ = try await client.getMessage(id: id, format: .minimal) } })
             let stats = try await e.control("quota", method: "GET").json
             #expect(stats["rateLimited"] as? Int == 0, "stats: \(stats)")
             #expect(stats["unitsUsed"] as? Int == 300)
-            #expect(e.sleeper.sleeps.isEmpty, "no backoff was needed")
+            // 40 calls fit the pacer's burst of 200 units; the other 20 each waited for their 5 units.
+            #expect(clock.sleeps.filter { $0 > .zero }.count == 20, "sleeps: \(clock.sleeps)")
+            let last = clock.now()
+            let drift = last > .milliseconds(400) ? last - .milliseconds(400) : .milliseconds(400) - last
+            #expect(drift < .microseconds(1), "the last call went out at \(last), not at (300 - 200) / 250 s")
         }
     }
 
     @Test("quota: unpaced against a tiny quota → 429s, retried after Retry-After, all succeed")
     func unpacedFetchIsRateLimitedAndRetried() async throws {
-        // The emulator's bucket refills in real time, so backoff sleeps a quarter of the requested time for real.
-        try await withEmulator(
-            {
-                // A bucket of 5.01 units holds one 5-unit call: every later call needs ~1 s of refill, so the
-                // calls sent together beside the first are refused (20 u/s would let them all through).
-                $0.mailbox = .synthetic(count: 5)
-                $0.quotaUnitsPerSecond = 5.01
-            }, sleeper: EndToEndSleeper(realFraction: 0.3)
-        ) { e in
+        let clock = SteppedClock()
+        try await withEmulator({
+            // A bucket of 5.01 units holds one 5-unit call; the next one needs a second of refill.
+            $0.mailbox = .synthetic(count: 5)
+            $0.quotaUnitsPerSecond = 5.01
+            $0.quotaClock = clock.quotaClock
+        }) { e in
             let ids = await e.emulator.mailbox.list(matching: { _ in true }, after: nil, limit: 100).page.map(\.id)
             try await e.control("reset-quota")
-            let client = e.client(maxAttempts: 8)
-            // The first two together: only one fits the bucket, so the other is refused however slowly a
-            // loaded machine runs (one after another, a machine taking a second per request never hits the
-            // limit). The rest follow one at a time, each retried on its own schedule.
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for id in ids.prefix(2) { group.addTask { _ = try await client.getMessage(id: id, format: .minimal) } }
-                try await group.waitForAll()
-            }
-            for id in ids.dropFirst(2) { _ = try await client.getMessage(id: id, format: .minimal) }
+            let client = e.client(maxAttempts: 8, sleeper: clock, timeoutSeconds: 120)
+            // The first two together, then the rest one at a time. Time stands still between the calls of a
+            // step, so every call after the first in a step is refused once and waits for the refill.
+            try await clock.run(
+                ids.prefix(2).map { id in { _ = try await client.getMessage(id: id, format: .minimal) } })
+            try await clock.run([
+                { for id in ids.dropFirst(2) { _ = try await client.getMessage(id: id, format: .minimal) } }
+            ])
             let stats = try await e.control("quota", method: "GET").json
-            let limited = stats["rateLimited"] as? Int ?? 0
-            #expect(limited > 0, "stats: \(stats)")
+            #expect(stats["rateLimited"] as? Int == 4, "stats: \(stats)")
             #expect(stats["unitsUsed"] as? Int == ids.count * 5)
-            #expect(e.sleeper.sleeps.count == limited, "one backoff per 429")
-            #expect(
-                e.sleeper.sleeps.allSatisfy { $0 >= .seconds(1) }, "each wait honours Retry-After: \(e.sleeper.sleeps)")
+            #expect(clock.sleeps == Array(repeating: .seconds(1), count: 4), "one wait per 429, as Retry-After asks")
         }
     }
 }

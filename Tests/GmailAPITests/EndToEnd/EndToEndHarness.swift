@@ -10,15 +10,12 @@ import FoundationNetworking
 #endif
 
 /// End-to-end harness: a real emulator on 127.0.0.1 (port 0) and real `GmailClient`s talking to it over
-/// `URLSessionTransport`. Backoff sleeps are recorded, not slept (or slept scaled down, for the quota
-/// test where the emulator's real-time bucket must refill), so tests assert on the requested delays.
+/// `URLSessionTransport`. Backoff sleeps are recorded, not slept, so tests assert on the requested delays;
+/// tests where the emulator's quota bucket must refill step a shared virtual clock (``SteppedClock``).
 
-/// Records every requested sleep; sleeps `realFraction` of it for real (0 = return at once).
+/// Records every requested sleep and returns at once, advancing its own time by the amount asked.
 final class EndToEndSleeper: Sleeper {
     private let state = Mutex<(now: Duration, sleeps: [Duration])>((.zero, []))
-    private let realFraction: Double
-
-    init(realFraction: Double = 0) { self.realFraction = realFraction }
 
     var sleeps: [Duration] { state.withLock { $0.sleeps } }
 
@@ -29,9 +26,6 @@ final class EndToEndSleeper: Sleeper {
         state.withLock {
             $0.sleeps.append(duration)
             $0.now += max(duration, .zero)
-        }
-        if realFraction > 0, duration > .zero {
-            try await Task.sleep(for: duration * realFraction)
         }
     }
 }
@@ -71,7 +65,7 @@ struct EndToEnd: @unchecked Sendable {
         tokens: any AccessTokenSource = StaticTokenSource(token: EndToEnd.staticToken), maxAttempts: Int = 4,
         batchSize: Int = 50,
         pacer: QuotaPacer = .unlimited(), random: any RandomSource = FixedRandom(value: 0),
-        sleeper: EndToEndSleeper? = nil,
+        sleeper: (any Sleeper)? = nil,
         userID: String = "me", timeoutSeconds: Int = 10
     ) -> GmailClient {
         GmailClient(
@@ -149,7 +143,7 @@ struct EndToEnd: @unchecked Sendable {
 
 /// Starts an emulator on port 0, runs `body`, and always shuts it down (even when `body` throws).
 func withEmulator(
-    _ configure: (inout EmulatorConfiguration) -> Void = { _ in }, sleeper: EndToEndSleeper = EndToEndSleeper(),
+    _ configure: (inout EmulatorConfiguration) -> Void = { _ in },
     _ body: (EndToEnd) async throws -> Void
 ) async throws {
     var configuration = EmulatorConfiguration()
@@ -157,7 +151,7 @@ func withEmulator(
     configure(&configuration)
     let running = try await EmulatorServer.start(configuration)
     let session = URLSession(configuration: .ephemeral, delegate: EndToEndNoRedirects(), delegateQueue: nil)
-    let context = EndToEnd(emulator: running, session: session, sleeper: sleeper)
+    let context = EndToEnd(emulator: running, session: session, sleeper: EndToEndSleeper())
     do {
         try await body(context)
     } catch {

@@ -103,7 +103,7 @@ struct EndToEndOAuthTests {
         try await withEmulator { e in
             let receiver = try LoopbackReceiver()
             let request = AuthorizationRequest(configuration: e.oauthConfiguration, redirectURI: receiver.redirectURI)
-            async let code = receiver.waitForCode(expectedState: request.state, timeoutSeconds: 60)
+            async let code = receiver.waitForCode(expectedState: request.state)
             let landing = try await followRedirect(e, request.url)
             #expect(landing.status == 200)
             let grant = try await e.tokenClient.exchange(
@@ -123,7 +123,7 @@ struct EndToEndOAuthTests {
         try await withEmulator { e in
             let receiver = try LoopbackReceiver()
             let request = AuthorizationRequest(configuration: e.oauthConfiguration, redirectURI: receiver.redirectURI)
-            async let code = receiver.waitForCode(expectedState: request.state, timeoutSeconds: 60)
+            async let code = receiver.waitForCode(expectedState: request.state)
             _ = try await followRedirect(e, request.url)
             let received = try await code
             let other = PKCE.generate()
@@ -142,7 +142,7 @@ struct EndToEndOAuthTests {
         try await withEmulator { e in
             let receiver = try LoopbackReceiver()
             let request = AuthorizationRequest(configuration: e.oauthConfiguration, redirectURI: receiver.redirectURI)
-            async let code = receiver.waitForCode(expectedState: request.state, timeoutSeconds: 60)
+            async let code = receiver.waitForCode(expectedState: request.state)
             let location = try await authorizationRedirect(e, request.url)
             // A forged redirect: same receiver, someone else's state.
             var components = try #require(URLComponents(url: location, resolvingAgainstBaseURL: false))
@@ -162,7 +162,7 @@ struct EndToEndOAuthTests {
     func loginFlow() async throws {
         try await withEmulator { e in
             let flow = LoginFlow(tokenClient: e.tokenClient)
-            let grant = try await flow.run(timeoutSeconds: 60) { url in
+            let grant = try await flow.run { url in
                 Task { _ = try? await followRedirect(e, url) }
             }
             let refresh = try #require(grant.refreshToken)
@@ -177,7 +177,7 @@ struct EndToEndOAuthTests {
             try await e.control("deny-next-authorization")
             let flow = LoginFlow(tokenClient: e.tokenClient)
             do {
-                _ = try await flow.run(timeoutSeconds: 60) { url in
+                _ = try await flow.run { url in
                     Task { _ = try? await followRedirect(e, url) }
                 }
                 Issue.record("a declined login must fail")
