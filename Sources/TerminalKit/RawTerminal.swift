@@ -52,8 +52,8 @@ public final class RawTerminal: Sendable {
             state.saved = original
             state.isRaw = true
             state.drawn = nil
+            writeAll(Self.enterSequence)
         }
-        writeAll(Self.enterSequence)
     }
 
     /// Leaves the alternate screen, shows the cursor, turns bracketed paste off and puts back the settings
@@ -90,14 +90,14 @@ public final class RawTerminal: Sendable {
     /// Back from `suspend()`: raw mode and the alternate screen again, the next `draw` in full, and the
     /// input reader reading again. Does nothing unless suspended.
     public func resume() throws(TerminalError) {
-        let resumed = try state.withLock { state throws(TerminalError) -> Bool in
-            guard !state.isRaw, let saved = state.saved else { return false }
+        try state.withLock { state throws(TerminalError) in
+            guard !state.isRaw, let saved = state.saved else { return }
             try applyRaw(from: saved)
             state.isRaw = true
             state.drawn = nil
-            return true
+            // Under the lock: no frame may be drawn before the alternate screen is back.
+            writeAll(Self.enterSequence)
         }
-        if resumed { writeAll(Self.enterSequence) }
         reader.withLock { $0 }?.unpause()
     }
 
@@ -120,13 +120,16 @@ public final class RawTerminal: Sendable {
     /// resize or a resume.
     public func draw(_ frame: Frame) {
         let size = size()
-        let bytes = state.withLock { state -> String in
+        state.withLock { state in
+            // Outside raw mode the screen is the shell's (stopped by Ctrl-Z, or restored on the way out):
+            // a frame written there would stay on it after the app has gone. Writing under the lock keeps
+            // a frame from slipping between a suspend or resume and its escape sequences.
+            guard state.isRaw else { return }
             let update = FrameDiff.update(from: state.drawn, drawnAt: state.drawnSize, to: frame, size: size)
             state.drawn = FrameDiff.fitted(frame, to: size)
             state.drawnSize = size
-            return update
+            writeAll(update)
         }
-        writeAll(bytes)
     }
 
     /// Makes the next `draw` a full redraw, for when something else wrote to the screen.

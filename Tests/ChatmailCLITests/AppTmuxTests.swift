@@ -1,3 +1,4 @@
+import ChatmailTestSupport
 import Foundation
 import TerminalUI
 import Testing
@@ -185,11 +186,7 @@ extension ComposeEndToEnd {
 
         /// Polls `condition` until it holds, for at most 60 s: a bound for a broken run, not a speed.
         func eventually(_ what: String, _ condition: () async throws -> Bool) async throws -> Bool {
-            let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline {
-                if try await condition() { return true }
-                try await Task.sleep(for: .milliseconds(200))
-            }
+            if try await poll(for: .seconds(60), every: .milliseconds(200), until: condition) { return true }
             Issue.record("\(what), but did not within 60 s")
             return false
         }

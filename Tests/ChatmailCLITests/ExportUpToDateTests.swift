@@ -12,6 +12,17 @@ import Testing
         return dir
     }
 
+    /// A time stamp no export writes: a file rewritten by the second run can only show a later one,
+    /// however quickly the two runs follow each other.
+    static let backdated = Date(timeIntervalSince1970: 1_000_000_000)
+
+    /// Sets every file under `paths` to ``backdated``.
+    func backdate(_ paths: [URL]) throws {
+        for path in paths {
+            try FileManager.default.setAttributes([.modificationDate: Self.backdated], ofItemAtPath: path.path)
+        }
+    }
+
     func modificationDates(_ directory: URL) throws -> [String: Date] {
         var dates: [String: Date] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
@@ -33,8 +44,9 @@ import Testing
         let out = scratch.appendingPathComponent("vault")
         #expect(try await fixture.run(["export", "--all", "-o", out.path]).status == 0)
         let files = try filesUnder(out)
+        try backdate(try FileManager.default.contentsOfDirectory(atPath: out.path).map(out.appendingPathComponent))
         let dates = try modificationDates(out)
-        try await Task.sleep(for: .milliseconds(20))  // a rewrite would show in the time stamps
+        #expect(Set(dates.values) == [Self.backdated])
 
         let again = try await fixture.run(["export", "--all", "-o", out.path])
         #expect(again.status == 0, "\(again.stderr)")
@@ -93,13 +105,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: scratch) }  // best-effort cleanup
         let file = scratch.appendingPathComponent("alice.md")
         #expect(try await fixture.run(["export", "alice@example.com", "-o", file.path]).status == 0)
-        let date = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
-        try await Task.sleep(for: .milliseconds(20))
+        try backdate([file])
         let again = try await fixture.run(["export", "alice@example.com", "-o", file.path])
         // Alice is also in a group: the only line on stderr is the note saying which chat was used.
         let notes = again.stderr.split(separator: "\n")
         #expect(again.status == 0 && again.stdout.isEmpty, "\(again.stderr)")
         #expect(notes.count == 1 && notes[0].hasPrefix("chatmail: using the one-to-one chat"), "\(again.stderr)")
-        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date == date)
+        #expect(
+            try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date == Self.backdated)
     }
 }

@@ -1,3 +1,4 @@
+import ChatmailTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -71,11 +72,7 @@ final class LoggedInHome {
     /// Polls `condition` until it holds, for at most 60 s (a loaded machine is slow, never this slow).
     /// Returns whether it held; the caller asserts that, so a missed condition fails the test.
     func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        if try await poll(for: .seconds(60), every: .milliseconds(20), until: condition) { return true }
         Issue.record("timed out waiting until \(what)")
         return false
     }

@@ -1,3 +1,4 @@
+import ChatmailTestSupport
 import Foundation
 import TerminalUI
 import Testing
@@ -88,12 +89,10 @@ import Testing
         /// The pane's text, polled until `ready` accepts it (or `seconds` pass: a bound for a broken run,
         /// far beyond what a busy machine needs).
         func screen(within seconds: Double = 60, until ready: (String) -> Bool) async throws -> String {
-            let deadline = Date().addingTimeInterval(seconds)
             var text = ""
-            while Date() < deadline {
+            _ = try await poll(for: .seconds(seconds), every: .milliseconds(100)) {
                 text = try await run(["capture-pane", "-p", "-t", "t"])
-                if ready(text) { return text }
-                try await Task.sleep(for: .milliseconds(100))
+                return ready(text)
             }
             return text
         }

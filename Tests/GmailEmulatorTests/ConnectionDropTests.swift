@@ -2,16 +2,16 @@ import Foundation
 import GmailEmulator
 import Testing
 
-/// The two reset faults, seen by a real socket client: the connection must end at once, never be left
-/// half-open for the client's timeout to find. The client waits up to 30 s; an end within 20 s is
-/// "at once" with a wide margin for a busy machine.
+/// The two reset faults, seen by a real socket client: the connection must end (closed or reset by the
+/// server), never be left half-open for the client's time-out to find. The client tells the two apart by
+/// how its read ended, not by how long it took, so a busy machine cannot change the verdict.
 @Suite struct ConnectionDropTests {
     static let batchBody = Array(
         "--b\r\nContent-Type: application/http\r\nContent-ID: <item-0>\r\n\r\nGET /gmail/v1/users/me/profile\r\n\r\n--b--\r\n"
             .utf8)
 
     @Test(
-        "a reset before the body is read: a raw socket sees the connection end within 20 s, body unsent",
+        "a reset before the body is read: a raw socket sees the connection end, body unsent",
         arguments: [false, true])
     func rawSocketBeforeBody(batch: Bool) async throws {
         try await withEmulator { h in
@@ -23,8 +23,9 @@ import Testing
             // Announce a large body but send none of it: only an early reset can end this exchange.
             let head =
                 "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(Harness.token)\r\nContent-Type: multipart/mixed; boundary=b\r\nContent-Length: 1000000\r\n\r\n"
-            let outcome = try await RawSocket.exchange(port: h.running.port, send: Array(head.utf8), timeoutSeconds: 30)
-            #expect(outcome.elapsed < .seconds(20), "the client waited \(outcome.elapsed)")
+            let outcome = try await RawSocket.exchange(
+                port: h.running.port, send: Array(head.utf8), timeoutSeconds: 120)
+            #expect(outcome.end != .timedOut, "the server left the connection open")
             #expect(outcome.response.isEmpty, "no response bytes before a reset")
             let log = await h.running.requestLog.all
             #expect(log.contains { $0.status == 0 && $0.gmailMethod == method }, "\(log)")
@@ -32,7 +33,7 @@ import Testing
     }
 
     @Test(
-        "a drop after the body is read: a raw socket gets a truncated answer and the end of the connection, within 20 s",
+        "a drop after the body is read: a raw socket gets a truncated answer and the end of the connection",
         arguments: [false, true])
     func rawSocketAfterBody(batch: Bool) async throws {
         try await withEmulator { h in
@@ -45,8 +46,8 @@ import Testing
             let head =
                 "\(batch ? "POST" : "GET") \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(Harness.token)\r\nContent-Type: multipart/mixed; boundary=b\r\nContent-Length: \(body.count)\r\n\r\n"
             let outcome = try await RawSocket.exchange(
-                port: h.running.port, send: Array(head.utf8) + body, timeoutSeconds: 30)
-            #expect(outcome.elapsed < .seconds(20), "the client waited \(outcome.elapsed)")
+                port: h.running.port, send: Array(head.utf8) + body, timeoutSeconds: 120)
+            #expect(outcome.end != .timedOut, "the server left the connection open")
             let text = String(decoding: outcome.response, as: UTF8.self)
             #expect(!text.contains("emailAddress"), "a complete answer: \(text)")
         }
@@ -56,8 +57,16 @@ import Testing
 /// A blocking TCP client: connect, send, read until the server closes, resets or `timeoutSeconds` pass.
 enum RawSocket {
     struct Outcome {
+        /// How the exchange ended: by the server (closed or reset) or by our own receive time-out.
+        enum End: Equatable {
+            case closed
+            case reset
+            case timedOut
+            case failed(errno: Int32)
+        }
+
         var response: [UInt8]
-        var elapsed: Duration
+        var end: End
     }
 
     struct Failure: Error {
@@ -92,15 +101,22 @@ enum RawSocket {
         guard connected == 0 else { throw Failure(step: "connect", code: errno) }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let start = ContinuousClock.now
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         var response: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { break }  // 0: orderly close; -1: reset (ECONNRESET) or our timeout (EAGAIN)
-            response += buffer[0..<count]
+            if count > 0 {
+                response += buffer[0..<count]
+                continue
+            }
+            if count == 0 { return Outcome(response: response, end: .closed) }
+            switch errno {
+            case EINTR: continue
+            case ECONNRESET: return Outcome(response: response, end: .reset)
+            case EAGAIN, EWOULDBLOCK: return Outcome(response: response, end: .timedOut)
+            case let code: return Outcome(response: response, end: .failed(errno: code))
+            }
         }
-        return Outcome(response: response, elapsed: ContinuousClock.now - start)
     }
 }

@@ -137,6 +137,31 @@ import Testing
         #expect(await events.next() == .key(.character("k")))
     }
 
+    @Test func aFrameDrawnWhileSuspendedOrRestoredNeverReachesTheShellsScreen() throws {
+        let pty = try PseudoTerminal()
+        pty.setSize(columns: 20, rows: 2)
+        let terminal = RawTerminal(input: pty.slave, output: pty.slave)
+        try terminal.enter()
+        defer { terminal.restore() }
+        terminal.draw(Frame(lines: ["app"]))
+        terminal.suspend()
+        _ = pty.screenOutputSoFar()
+        // The app's loop may still draw between Ctrl-Z and the stop, or after `fg` before the resume.
+        terminal.draw(Frame(lines: ["stray"]))
+        #expect(pty.screenOutputSoFar() == "", "a frame on the main screen would outlive the app")
+
+        try terminal.resume()
+        terminal.draw(Frame(lines: ["back"]))
+        let output = pty.screenOutputSoFar()
+        #expect(output.hasPrefix(RawTerminal.enterSequence), "the alternate screen comes before any frame")
+        #expect(output.contains("\u{1B}[2J") && output.contains("back"), "the first frame after resume is full")
+
+        terminal.restore()
+        _ = pty.screenOutputSoFar()
+        terminal.draw(Frame(lines: ["late"]))
+        #expect(pty.screenOutputSoFar() == "")
+    }
+
     @Test func aHungUpTerminalGivesTerminate() async throws {
         let pty = try PseudoTerminal()
         let terminal = RawTerminal(input: pty.slave, output: pty.slave)

@@ -8,7 +8,8 @@ import ServiceLifecycle
 /// Starts the emulator on a real socket.
 ///
 /// Binds `host:port` (port 0 = OS-chosen), waits for Hummingbird's `onServerRunning` to learn the
-/// real port — no sleeps — and returns a handle whose `shutdown()` stops it gracefully.
+/// real port — no sleeps — and returns a handle whose `shutdown()` stops it gracefully. Requests are
+/// served on threads of the emulator's own (``EmulatorExecutor``), not on its host's cooperative pool.
 public enum EmulatorServer {
     public static func start(_ configuration: EmulatorConfiguration) async throws -> RunningEmulator {
         let mailbox = MailboxState(
@@ -41,8 +42,13 @@ public enum EmulatorServer {
             },
             logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        let task = Task {
-            defer { continuation.finish() }
+        // The server and every task it starts (one per connection) run on the emulator's own threads.
+        let executor = EmulatorExecutor()
+        let task = Task(executorPreference: executor) {
+            defer {
+                continuation.finish()
+                executor.stop()
+            }
             try await group.run()
         }
         var iterator = ports.makeAsyncIterator()
