@@ -14,9 +14,13 @@ import FoundationNetworking
             let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
             let redirect = items.first { $0.name == "redirect_uri" }?.value ?? ""
             let state = override ?? items.first { $0.name == "state" }?.value ?? ""
-            // Its own session: the shared one is busy with every other suite running in parallel.
+            // Its own session: the shared one is busy with every other suite running in parallel. The
+            // receiver accepts only once the login's task is back on the pool, so the browser waits as
+            // long as a busy suite may take; the flow's own result is what the tests check.
             Task {
-                _ = try? await URLSession(configuration: .ephemeral).data(
+                let configuration = URLSessionConfiguration.ephemeral
+                configuration.timeoutIntervalForRequest = 300
+                _ = try? await URLSession(configuration: configuration).data(
                     from: URL(string: "\(redirect)/?state=\(state)&code=\(code)")!)
             }
         }

@@ -36,13 +36,15 @@ import Testing
     @Test("URLSessionTransport returns non-2xx as a response, with body and case-insensitive headers")
     func urlSessionAgainstLoopback() async throws {
         let receiver = try LoopbackReceiver()
-        let waiter = Task { try await receiver.waitForCode(expectedState: "s", timeoutSeconds: 30) }
+        // The receiver accepts once this task runs, which on a busy suite can be long after the requests
+        // below are sent: they wait in the listen backlog, and their time-outs only bound a broken run.
+        let waiter = Task { try await receiver.waitForCode(expectedState: "s") }
         let transport = URLSessionTransport()
         let notFound = try await transport.send(
-            HTTPRequest(method: "GET", url: URL(string: "\(receiver.redirectURI)/favicon.ico")!, timeoutSeconds: 30))
+            HTTPRequest(method: "GET", url: URL(string: "\(receiver.redirectURI)/favicon.ico")!, timeoutSeconds: 300))
         #expect(notFound.status == 404)
         let ok = try await transport.send(
-            HTTPRequest(method: "GET", url: URL(string: "\(receiver.redirectURI)/?code=c&state=s")!, timeoutSeconds: 30)
+            HTTPRequest(method: "GET", url: URL(string: "\(receiver.redirectURI)/?code=c&state=s")!, timeoutSeconds: 300)
         )
         #expect(ok.status == 200)
         #expect(ok.headers["content-type"]?.hasPrefix("text/html") == true)

@@ -92,7 +92,9 @@ struct EndToEnd: @unchecked Sendable {
     {
         var request = URLRequest(url: url)
         request.httpMethod = method
-        request.timeoutInterval = 10
+        // A bound for a broken run: the loopback receiver a test visits starts accepting only once its
+        // waiting task gets a thread of the pool, which a busy suite may hold for a long while.
+        request.timeoutInterval = 120
         if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
         if let body {
             request.httpBody = body
