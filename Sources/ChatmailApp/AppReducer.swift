@@ -8,7 +8,7 @@ public enum AppReducer {
     /// A progress note appears once work has run this long, so quick work never flickers one.
     public static let progressDelayMs: Int64 = 200
 
-    /// What to do when the app starts: load the list and sync.
+    /// What to do when the app starts: load the list and, for a Gmail mailbox, sync.
     public static func start(_ state: inout AppState) -> [AppEffect] {
         reloadList(&state) + requestSync(&state)
     }
@@ -156,7 +156,11 @@ public enum AppReducer {
             state.codes = CodesState()
             enter(&state, .codes)
             return loadCodes(&state)
-        case .character("S"): return requestSync(&state)
+        case .character("S"):
+            switch state.origin {
+            case .gmail: return requestSync(&state)
+            case .local: state.status.note = MailboxOrigin.localSyncNote
+            }
         default: break
         }
         return []
@@ -257,8 +261,10 @@ public enum AppReducer {
         state.runningSince[work] = nil
     }
 
-    /// Syncs now, or once more after the sync that is running, which may have missed the new work.
+    /// Syncs now, or once more after the sync that is running, which may have missed the new work. A local
+    /// mailbox never syncs: every caller (the start, the tick, actions, sends) goes through here.
     static func requestSync(_ state: inout AppState) -> [AppEffect] {
+        guard case .gmail = state.origin else { return [] }
         state.nextSyncAtMs = state.nowMs + state.syncIntervalMs
         if state.running.contains(.sync) {
             state.syncRequestedWhileRunning = true

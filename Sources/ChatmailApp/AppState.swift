@@ -10,6 +10,9 @@ import TerminalUI
 public struct AppState: Sendable, Equatable {
     /// The account's address, for the status line.
     public var account: String
+    /// Whether the mailbox syncs with Gmail. The runtime decides it (is there a saved login?) and the
+    /// reducer only obeys, so it stays free of I/O.
+    public var origin: MailboxOrigin
     public var size: TerminalSize
     /// The glyphs and time zone the transcript is measured with; pass the view the same glyphs, or
     /// scrolling clamps against a slightly different line count.
@@ -58,10 +61,12 @@ public struct AppState: Sendable, Equatable {
     public var runningSince: [Work: Int64] = [:]
 
     public init(
-        account: String, size: TerminalSize, glyphs: Glyphs = .rounded, timeZone: TimeZone = .current,
-        nowMs: Int64 = 0, syncIntervalMs: Int64 = 60_000, transcriptLimit: Int = 200, listLimit: Int = 500
+        account: String, origin: MailboxOrigin = .gmail, size: TerminalSize, glyphs: Glyphs = .rounded,
+        timeZone: TimeZone = .current, nowMs: Int64 = 0, syncIntervalMs: Int64 = 60_000, transcriptLimit: Int = 200,
+        listLimit: Int = 500
     ) {
         self.account = account
+        self.origin = origin
         self.size = size
         self.glyphs = glyphs
         self.timeZone = timeZone
@@ -90,6 +95,18 @@ public struct AppState: Sendable, Equatable {
         if focus == .transcript, let open = transcript?.transcript?.conversation { return open }
         return selectedConversation
     }
+}
+
+/// Where the mailbox's mail comes from, which decides whether the app syncs at all.
+public enum MailboxOrigin: Sendable, Equatable {
+    /// A Gmail account with a saved login: synced in the background, after actions and on `S`.
+    case gmail
+    /// Mail imported with no login: read and sorted here, and never synced. A normal state, not a failure,
+    /// so the status line says so quietly instead of reporting every sync it would attempt as an error.
+    case local
+
+    /// What the sync key says on a local mailbox.
+    public static let localSyncNote = "Local mailbox: nothing to sync. `chatmail login` connects it to Gmail."
 }
 
 /// Which part of the screen takes the keys.

@@ -124,18 +124,26 @@ public enum AppView {
     // MARK: - Status line
 
     /// `me@example.com · Inbox · synced 3 min ago · 2 pending · 1 failed · offline    Syncing…`, in reverse
-    /// video, or plain text when colour is off. What is happening (progress, an error, a note) is kept
-    /// at the right; the facts on the left give way first when the line is short.
+    /// video, or plain text when colour is off. A mailbox with no login reads "local mailbox" where the
+    /// sync would be.
+    ///
+    /// When the line is short, space goes first to the account's name (whose mail this is: an error
+    /// beside a cut name reads as someone else's), then to what is happening at the right (progress, an
+    /// error, a note), and the other facts get what is left.
     static func statusLine(_ context: Context, width: Int) -> String {
         let state = context.state
         let status = state.status
+        let ellipsis = context.glyphs.ellipsis
         let dot = " " + context.glyphs.separatorDot + " "
-        var facts = [TerminalSafeText.singleLine(state.account), filterLabel(state)]
+        var facts = [filterLabel(state)]
         // With the screener on, what it holds is out of the other lists' sight: the count says it waits.
         if let screener = state.screener, screener.isEnabled, screener.heldCount > 0, state.filter != .screener {
             facts.append("\(screener.heldCount) screened")
         }
-        facts.append(status.lastSyncAtMs.map { "synced " + context.time.ago($0) } ?? "not synced yet")
+        switch state.origin {
+        case .gmail: facts.append(status.lastSyncAtMs.map { "synced " + context.time.ago($0) } ?? "not synced yet")
+        case .local: facts.append("local mailbox")
+        }
         if status.pendingCount > 0 { facts.append("\(status.pendingCount) pending") }
         if status.failedCount > 0 { facts.append("\(status.failedCount) failed") }
         if status.isOffline { facts.append("offline") }
@@ -144,10 +152,17 @@ public enum AppView {
             ?? status.lastError.map { "Error: " + TerminalSafeText.singleLine($0) }
             ?? status.note.map(TerminalSafeText.singleLine)
             ?? "? help"
-        let messageText = DisplayWidth.truncate(message, toWidth: max(0, width - 2), ellipsis: context.glyphs.ellipsis)
-        let room = max(0, width - DisplayWidth.of(messageText) - 3)
-        let left =
-            " " + DisplayWidth.truncate(facts.joined(separator: dot), toWidth: room, ellipsis: context.glyphs.ellipsis)
+        // A space at each end and at least one between the left part and the message.
+        let room = max(0, width - 3)
+        let account = DisplayWidth.truncate(
+            TerminalSafeText.singleLine(state.account), toWidth: room, ellipsis: ellipsis)
+        let messageRoom = room - DisplayWidth.of(account)
+        let messageText =
+            messageRoom > 0 ? DisplayWidth.truncate(message, toWidth: messageRoom, ellipsis: ellipsis) : ""
+        let factsText = DisplayWidth.truncate(
+            dot + facts.joined(separator: dot), toWidth: max(0, messageRoom - DisplayWidth.of(messageText)),
+            ellipsis: ellipsis)
+        let left = " " + account + factsText
         let gap = String(
             repeating: " ", count: max(1, width - DisplayWidth.of(left) - DisplayWidth.of(messageText) - 1))
         let line = StyledLine.fit(left + gap + messageText + " ", width: width)

@@ -9,6 +9,13 @@ import Logging
 /// One pacer per account, shared by every request of this process, so the quota is respected however
 /// the work is split.
 enum GmailSession {
+    /// Whether `env`'s home has a saved login, as ``client(environment:settings:)`` looks for it: the
+    /// credentials file exists. A file that exists but cannot be read counts, so its error is reported
+    /// when the login is used rather than passed off as a mailbox with no login.
+    static func hasSavedLogin(_ env: AppEnvironment) -> Bool {
+        FileManager.default.fileExists(atPath: CredentialStore(directory: env.home).fileURL.path)
+    }
+
     static func client(environment env: AppEnvironment, settings: GmailSettings) throws -> GmailClient {
         let credentials: StoredCredentials
         do {

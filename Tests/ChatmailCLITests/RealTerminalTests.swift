@@ -98,9 +98,11 @@ import Testing
         }
 
         /// The pane's rows without trailing spaces, polled until `ready` accepts them; fails the test
-        /// with the screen and `expectation` when 60 s pass first.
-        func rows(_ expectation: String, until ready: ([String]) -> Bool) async throws -> [String] {
-            let text = try await screen { ready(RealTerminalTests.rows(of: $0)) }
+        /// with the screen and `expectation` when `seconds` pass first.
+        func rows(_ expectation: String, within seconds: Double = 60, until ready: ([String]) -> Bool) async throws
+            -> [String]
+        {
+            let text = try await screen(within: seconds) { ready(RealTerminalTests.rows(of: $0)) }
             let rows = RealTerminalTests.rows(of: text)
             try #require(ready(rows), "\(expectation), but the screen is:\n\(text)")
             return rows

@@ -9,7 +9,8 @@ import GmailAPI
 public struct AppEffects: Sendable {
     public let store: ChatmailStore
     public let account: Account
-    /// A Gmail client for sync and sending; `nil` when there is no login (the app then works offline).
+    /// A Gmail client for sync and sending; it throws when there is no usable login (the app then works
+    /// offline, and a send stays queued).
     public let gmail: @Sendable () throws -> GmailClient
     public let clock: ChatmailStore.Clock
     public let timeZone: TimeZone

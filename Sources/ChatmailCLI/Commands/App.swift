@@ -14,7 +14,8 @@ struct App: AsyncParsableCommand {
             and a status line. Press ? for the keys: j/k move, Enter opens, / searches, e archives, r \
             replies, f changes the filter (the screener's filter shows how many it holds), C shows the \
             one-time codes of the last day, p shows the queue, S syncs, q quits. A sync runs every \
-            --sync-every seconds and after each action; the screen never waits for the network.
+            --sync-every seconds and after each action; the screen never waits for the network. Mail \
+            imported with no login is a local mailbox: it is never synced, and the status line says so.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -31,17 +32,25 @@ struct App: AsyncParsableCommand {
         let env = AppEnvironment(global)
         let store = try env.openExistingStore()
         let account = try env.selectedAccount(in: store)
-        // One connection for the whole session (a demo home starts its emulator once). Without a login the
-        // app still opens: reading and local actions need no network, and the status line says why syncs fail.
-        let connection: Result<GmailConnection, any Error> = Result { try GmailConnection.open(env) }
+        // Decided here, once, so the reducer can leave a mailbox with no login alone: imported mail is a
+        // normal state, and a sync attempted only to fail would be reported as an error on every tick.
+        let origin: MailboxOrigin = GmailSession.hasSavedLogin(env) ? .gmail : .local
+        // One connection for the whole session (a demo home starts its emulator once). A login that cannot
+        // be used (revoked, unreadable, a demo emulator that will not start) still opens the app: reading
+        // and local actions need no network, and the status line says why syncs fail.
+        let connection: Result<GmailConnection, any Error> =
+            switch origin {
+            case .gmail: Result { try GmailConnection.open(env) }
+            case .local: .failure(StoreError.noAccount)
+            }
         defer { if case .success(let open) = connection { open.close() } }
         let client: Result<GmailClient, any Error> = connection.map(\.client)
         let effects = AppEffects(
             store: store, account: account, gmail: { try client.get() }, clock: env.clock, timeZone: .current)
         let glyphs = env.glyphs
         let state = AppState(
-            account: account.email, size: TerminalSize(columns: 80, rows: 24), glyphs: glyphs, timeZone: .current,
-            nowMs: env.clock(), syncIntervalMs: Int64(syncEvery) * 1000)
+            account: account.email, origin: origin, size: TerminalSize(columns: 80, rows: 24), glyphs: glyphs,
+            timeZone: .current, nowMs: env.clock(), syncIntervalMs: Int64(syncEvery) * 1000)
         let environment = env.environment
         let runtime = AppRuntime(
             terminal: RawTerminal(), effects: effects, palette: env.palette, glyphs: glyphs,

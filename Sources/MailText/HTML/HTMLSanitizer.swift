@@ -5,10 +5,12 @@ import CLibXML2
 /// It exists so a message can be shown as HTML without running the sender's code, leaking that it was opened,
 /// or mangling its text. Elements are kept, renamed to `div`, unwrapped or removed by tag name (see `AllowList`);
 /// attributes are filtered one by one, URLs by scheme (`URLPolicy`), inline CSS by property and value
-/// (`CSSFilter`), and tracking pixels are removed (`TrackerList`). A blocked remote image keeps only the name of
-/// its host, never its URL. Comments (including Outlook's conditional comments) and processing instructions are
-/// removed. Text is never touched: all work is on elements and attributes as the parser reports them, never
-/// regular expressions over the document, which match text that only looks like markup.
+/// (`CSSFilter`), and tracking pixels are removed (`TrackerList`). An attribute whose value holds `<` or a
+/// comment's end is dropped, so nothing in the output can turn into markup when it is parsed again. A blocked
+/// remote image keeps only the name of its host, never its URL. Comments (including Outlook's conditional
+/// comments) and processing instructions are removed. Text is never touched: all work is on elements and
+/// attributes as the parser reports them, never regular expressions over the document, which match text that
+/// only looks like markup.
 ///
 /// The parser reports tags and text as it reads them (SAX) and `SanitizingWriter` writes the output at once:
 /// building, editing and serializing a tree cost more than parsing itself. The output is the content of the

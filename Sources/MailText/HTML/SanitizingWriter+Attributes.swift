@@ -1,6 +1,7 @@
 /// The attribute filter of the streaming sanitizer: each attribute of a kept element is allowed or dropped by
 /// name (`SanitizerRules.attributes`), and its value goes through the URL, CSS, image or id rules before it
-/// is written, escaped, into the output.
+/// is written, escaped, into the output. A value that could turn into markup is dropped with its attribute
+/// (`couldBecomeMarkup`).
 extension SanitizingWriter {
     mutating func writeAttributes(_ attributes: AttributeList, of element: SanitizerRules.Element) {
         var opensExternally = false
@@ -23,8 +24,7 @@ extension SanitizingWriter {
                 guard let value else { continue }
                 let kind = URLPolicy.classify(value, cleaned: &self.scratch)
                 guard kind == .web || kind == .mailto || kind == .fragment else { continue }
-                if rule.role == .link { opensExternally = kind != .fragment }
-                self.writeScratchAttribute(name)
+                if self.writeScratchAttribute(name), rule.role == .link { opensExternally = kind != .fragment }
             case .imageSource:
                 guard let value else { continue }
                 switch URLPolicy.classify(value, cleaned: &self.scratch) {
@@ -46,8 +46,7 @@ extension SanitizingWriter {
                 guard let value, let host = URLPolicy.validatedHost(String(decoding: value, as: UTF8.self)) else {
                     continue
                 }
-                self.writeAttribute(name, host)
-                wroteBlockedHost = true
+                wroteBlockedHost = self.writeAttribute(name, host)
             case .target:
                 continue  // written again below, only for links that leave the message
             case .id:
@@ -67,23 +66,60 @@ extension SanitizingWriter {
         }
     }
 
-    private mutating func writeAttribute(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>?) {
+    /// Writes the attribute, unless its value could become markup; returns whether it was written.
+    @discardableResult
+    private mutating func writeAttribute(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>?)
+        -> Bool
+    {
+        if let value, Self.couldBecomeMarkup(value) { return false }
         self.output.append(UInt8(ascii: " "))
         self.output.append(contentsOf: name)
         self.append("=\"")
         if let value { self.writeEscapedAttributeValue(value) }
         self.output.append(UInt8(ascii: "\""))
+        return true
     }
 
-    private mutating func writeAttribute(_ name: UnsafeBufferPointer<UInt8>, _ value: String) {
+    @discardableResult
+    private mutating func writeAttribute(_ name: UnsafeBufferPointer<UInt8>, _ value: String) -> Bool {
         var value = value
-        value.withUTF8 { self.writeAttribute(name, $0) }
+        return value.withUTF8 { self.writeAttribute(name, $0) }
     }
 
-    /// Writes `scratch` as the value of the attribute `name`.
-    private mutating func writeScratchAttribute(_ name: UnsafeBufferPointer<UInt8>) {
+    /// Writes `scratch` as the value of the attribute `name`; returns whether it was written.
+    @discardableResult
+    private mutating func writeScratchAttribute(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         let value = self.scratch
-        value.withUnsafeBufferPointer { self.writeAttribute(name, $0) }
+        return value.withUnsafeBufferPointer { self.writeAttribute(name, $0) }
+    }
+
+    /// Whether a value, as written (entities decoded, after the URL or CSS rules), holds a `<` or a comment's
+    /// end (`-->`, or `--!>`, which parsers accept too).
+    ///
+    /// Escaped, such a value is inert where it stands; but when the output is parsed again in another context
+    /// (a table's foster parenting, a `select`, foreign content, `noscript`, or markup spliced around it) the
+    /// same characters can end a comment or start a tag, which is how mutation XSS works. The rule is
+    /// deliberately blunt, as conservative sanitizers' is: `title="a < b"` goes too, since telling a comparison
+    /// from a tag would take a second parser agreeing with every browser's, and a lost tooltip or alt text
+    /// costs little.
+    static func couldBecomeMarkup(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        let dash = UInt8(ascii: "-")
+        for index in value.indices {
+            switch value[index] {
+            case UInt8(ascii: "<"):
+                return true
+            case UInt8(ascii: ">"):
+                if index >= 2 && value[index - 1] == dash && value[index - 2] == dash { return true }
+                if index >= 3 && value[index - 1] == UInt8(ascii: "!") && value[index - 2] == dash
+                    && value[index - 3] == dash
+                {
+                    return true
+                }
+            default:
+                continue
+            }
+        }
+        return false
     }
 
     private mutating func writeEscapedAttributeValue(_ value: [UInt8]) {
