@@ -44,7 +44,8 @@ import Testing
             HTTPRequest(method: "GET", url: URL(string: "\(receiver.redirectURI)/favicon.ico")!, timeoutSeconds: 300))
         #expect(notFound.status == 404)
         let ok = try await transport.send(
-            HTTPRequest(method: "GET", url: URL(string: "\(receiver.redirectURI)/?code=c&state=s")!, timeoutSeconds: 300)
+            HTTPRequest(
+                method: "GET", url: URL(string: "\(receiver.redirectURI)/?code=c&state=s")!, timeoutSeconds: 300)
         )
         #expect(ok.status == 200)
         #expect(ok.headers["content-type"]?.hasPrefix("text/html") == true)
