@@ -18,12 +18,36 @@ extension ChatmailStore {
         }
     }
 
+    /// The conversation list as ``conversations(in:filter:)`` reads it, and how many more conversations
+    /// the filter's limit left out: counted only when the list reaches the limit.
+    public func conversationList(in account: AccountID, filter: ConversationFilter = .init()) throws
+        -> LimitedList<ConversationSummary>
+    {
+        try read { db in
+            let screening = try filter.section == .main && Self.screenerEnabled(account, in: db)
+            let rows = try Row.fetchAll(
+                db, sql: Self.listSQL(filter, screening: screening),
+                arguments: ["account": account, "limit": filter.limit ?? -1])
+            return try LimitedList.cut(Self.summaries(from: rows, in: db), limit: filter.limit) {
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) " + Self.listFromSQL(filter, screening: screening),
+                    arguments: ["account": account]) ?? 0
+            }
+        }
+    }
+
     /// The SQL of the conversation list for `filter`, with `:account` and `:limit` arguments; with
     /// `screening`, the main list leaves out what the screener holds.
     ///
     /// Without ANALYZE statistics SQLite rates both recency indexes alike and may pick the full one for
     /// the active list, walking archived rows too; the active list therefore names its partial index.
     package static func listSQL(_ filter: ConversationFilter, screening: Bool = false) -> String {
+        "SELECT * " + listFromSQL(filter, screening: screening)
+            + " ORDER BY last_message_at_ms DESC, id DESC LIMIT :limit"
+    }
+
+    /// The FROM and WHERE clauses of ``listSQL(_:screening:)``, which the list and its count share.
+    static func listFromSQL(_ filter: ConversationFilter, screening: Bool) -> String {
         var conditions = ["account_id = :account", "message_count > 0"]
         switch filter.section {
         case .main:
@@ -56,10 +80,7 @@ extension ChatmailStore {
         case .only: conditions.append("list_id IS NOT NULL")
         }
         if filter.unreadOnly { conditions.append("unread_count > 0") }
-        return """
-            SELECT * FROM conversation INDEXED BY \(index) WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY last_message_at_ms DESC, id DESC LIMIT :limit
-            """
+        return "FROM conversation INDEXED BY \(index) WHERE \(conditions.joined(separator: " AND "))"
     }
 
     /// One conversation by id, or `nil`.
