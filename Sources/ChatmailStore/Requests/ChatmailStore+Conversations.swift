@@ -9,13 +9,7 @@ extension ChatmailStore {
     public func conversations(in account: AccountID, filter: ConversationFilter = .init()) throws
         -> [ConversationSummary]
     {
-        try read { db in
-            let screening = try filter.section == .main && Self.screenerEnabled(account, in: db)
-            let rows = try Row.fetchAll(
-                db, sql: Self.listSQL(filter, screening: screening),
-                arguments: ["account": account, "limit": filter.limit ?? -1])
-            return try Self.summaries(from: rows, in: db)
-        }
+        try read { db in try Self.summaries(from: Self.listRows(account, filter, in: db), in: db) }
     }
 
     /// The conversation list as ``conversations(in:filter:)`` reads it, and how many more conversations
@@ -24,16 +18,22 @@ extension ChatmailStore {
         -> LimitedList<ConversationSummary>
     {
         try read { db in
-            let screening = try filter.section == .main && Self.screenerEnabled(account, in: db)
-            let rows = try Row.fetchAll(
-                db, sql: Self.listSQL(filter, screening: screening),
-                arguments: ["account": account, "limit": filter.limit ?? -1])
+            let rows = try Self.listRows(account, filter, in: db)
             return try LimitedList.cut(Self.summaries(from: rows, in: db), limit: filter.limit) {
-                try Int.fetchOne(
+                let screening = try filter.section == .main && Self.screenerEnabled(account, in: db)
+                return try Int.fetchOne(
                     db, sql: "SELECT count(*) " + Self.listFromSQL(filter, screening: screening),
                     arguments: ["account": account]) ?? 0
             }
         }
+    }
+
+    /// The rows of the conversation list for `filter`.
+    private static func listRows(_ account: AccountID, _ filter: ConversationFilter, in db: Database) throws -> [Row] {
+        let screening = try filter.section == .main && screenerEnabled(account, in: db)
+        return try Row.fetchAll(
+            db, sql: listSQL(filter, screening: screening),
+            arguments: ["account": account, "limit": filter.limit ?? -1])
     }
 
     /// The SQL of the conversation list for `filter`, with `:account` and `:limit` arguments; with
