@@ -19,7 +19,8 @@ public enum AppEvent: Sendable, Equatable {
     /// A load of the list, a transcript or the screener's count failed.
     case loadFailed(String)
     /// Answers ``AppEffect/loadCodes(sinceMs:limit:)``.
-    case codesLoaded([VerificationCodeHit])
+    /// `omittedCount`: how many more codes the window holds than the limit let through.
+    case codesLoaded([VerificationCodeHit], omittedCount: Int = 0)
     case codesFailed(String)
     /// Answers ``AppEffect/search(_:)``; the query tells a stale answer from a current one.
     case searchResults(query: String, [SearchHit])

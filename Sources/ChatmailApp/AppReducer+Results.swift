@@ -20,11 +20,12 @@ extension AppReducer {
         case .loadFailed(let message):
             finish(&state, .loading)
             state.status.lastError = message
-        case .codesLoaded(let hits):
+        case .codesLoaded(let hits, let omittedCount):
             finish(&state, .codes)
             // A new code arrives at the top: the chosen one stays chosen where it moved to.
             let chosen = state.codes.selected?.gmailID
             state.codes.hits = hits
+            state.codes.omittedCount = omittedCount
             state.codes.isLoaded = true
             state.codes.error = nil
             state.codes.selection =

@@ -187,6 +187,8 @@ public struct PendingQueueState: Sendable, Equatable {
 /// The codes found in recent mail, newest first, as `C` lists them.
 public struct CodesState: Sendable, Equatable {
     public var hits: [VerificationCodeHit] = []
+    /// How many older codes of the window the limit left out: the pane says so under the list.
+    public var omittedCount = 0
     public var selection = 0
     /// Whether the store has answered since the pane opened: until then it says it is looking.
     public var isLoaded = false

@@ -21,9 +21,10 @@ extension AppView {
             let note = codes.isLoaded ? "No codes in mail from the last 24 hours." : "Looking for codes…"
             body = ["  " + palette.paint(note, .dim)]
         } else {
-            body = codeRows(codes.hits, context: context, width: max(1, width - gutterWidth)).enumerated().map {
-                marked($1, isSelected: $0 == codes.selection, width: width, palette: palette)
-            }
+            body =
+                codeRows(codes.hits, context: context, width: max(1, width - gutterWidth)).enumerated().map {
+                    marked($1, isSelected: $0 == codes.selection, width: width, palette: palette)
+                } + moreRow(codes, width: width, palette: palette)
         }
         let height = min(rows, max(3, rows * 2 / 3), header.count + body.count)
         // Too short for the rule, the title and a code: the title gives way last.
@@ -31,6 +32,17 @@ extension AppView {
         let bodyRows = max(0, height - header.count)
         let first = windowStart(selected: codes.error == nil ? codes.selection : 0, count: body.count, rows: bodyRows)
         return Array((header + body[first..<min(body.count, first + bodyRows)]).prefix(height))
+    }
+
+    /// Under a cut list, how many codes it leaves out and the command that lists them; kept last, so it
+    /// scrolls into view with the last code.
+    static func moreRow(_ codes: CodesState, width: Int, palette: Palette) -> [String] {
+        let total = codes.hits.count + codes.omittedCount
+        guard
+            let note = LimitNote.more(
+                codes.omittedCount, "from the last 24 hours", remedy: "chatmail codes --since 24h --limit \(total)")
+        else { return [] }
+        return [StyledLine.fit("  " + palette.paint(note, .dim), width: width)]
     }
 
     /// A row per code, in columns: the code in bold, the service, the sender, how long ago. The sender

@@ -7,6 +7,11 @@ extension ConversationListRenderer {
     public func render(_ conversations: [ConversationSummary]) -> String {
         render(conversations.map(ConversationRow.init))
     }
+
+    /// The list, and how many more conversations its limit left out.
+    public func render(_ list: LimitedList<ConversationSummary>) -> String {
+        render(list.items.map(ConversationRow.init), omittedCount: list.omittedCount)
+    }
 }
 
 extension TranscriptRenderer {
@@ -20,6 +25,13 @@ extension SearchResultRenderer {
     /// - Parameter openCommands: the `chatmail show …` command that opens each hit's conversation.
     public func render(_ hits: [SearchHit], openCommands: [ConversationID: String]) -> String {
         render(hits.map { SearchHitView($0, openCommand: openCommands[$0.conversation.id]) })
+    }
+
+    /// The hits, and how many more messages match than the limit let through.
+    public func render(_ hits: LimitedList<SearchHit>, openCommands: [ConversationID: String]) -> String {
+        render(
+            hits.items.map { SearchHitView($0, openCommand: openCommands[$0.conversation.id]) },
+            omittedCount: hits.omittedCount)
     }
 }
 

@@ -182,6 +182,27 @@ struct ScreenerCodesTests {
         #expect(state.status.lastError == nil && state.focus == .codes)
     }
 
+    @Test("a cut list of codes says under its last code how many more the day holds, and where to see them")
+    func codesDrawerMore() {
+        var state = Data.state(columns: 80, rows: 13)
+        Data.press(&state, .character("C"))
+        let fifty = (0..<50).map { Data.code(String(100_000 + $0), in: 1, minutesAgo: Int64($0)) }
+        _ = AppReducer.reduce(&state, .codesLoaded(fifty, omittedCount: 16))
+        #expect(state.codes.omittedCount == 16)
+        let note = "  16 more from the last 24 hours (chatmail codes --since 24h --limit 66)"
+        #expect(!Self.frame(state).contains { $0.hasPrefix(note) }, "out of view at the top of the list")
+        Data.press(&state, .character("G"))
+        var lines = Self.frame(state)
+        #expect(lines.contains { $0.hasPrefix("> 100049") })
+        #expect(lines.contains { $0.hasPrefix(note) }, "\(lines.joined(separator: "\n"))")
+        // The note is not a code: the selection stops at the last one.
+        Data.press(&state, .character("j"))
+        #expect(state.codes.selected?.code == "100049")
+        _ = AppReducer.reduce(&state, .codesLoaded(Array(fifty.prefix(3))))
+        lines = Self.frame(state)
+        #expect(!lines.contains { $0.contains(" more ") }, "a complete list says nothing more")
+    }
+
     @Test("the drawer takes at most two thirds of the panes, keeping the chosen code in view")
     func codesDrawerHeight() {
         var state = Data.state(columns: 80, rows: 13)

@@ -31,7 +31,8 @@ extension CLIFixture {
         try seed(messages, account: me)
     }
 
-    private func seed(_ messages: [MessageInput], account me: EmailAddress) throws {
+    /// Stores `messages` in the account of `me` (created when needed) and rolls up their conversations.
+    func seed(_ messages: [MessageInput], account me: EmailAddress) throws {
         try store.write { tx in
             let account = try tx.ensureAccount(email: me.address)
             var touched = Set<ConversationID>()

@@ -155,6 +155,32 @@ import Testing
         }
     }
 
+    @Test("a search list counts the visible matches past its limit, and without a limit holds them all")
+    func searchList() async throws {
+        try await withTemporaryStore { store, _ throws in
+            // Trashed matches rank first in FTS5 and are counted by it, but not by the list.
+            var messages = (0..<30).map {
+                message("t\($0)", from: alice, at: Int64($0), labels: ["TRASH"], text: "zebra zebra zebra zebra")
+            }
+            messages += (0..<10).map {
+                message("v\($0)", from: bob, at: Int64(100 + $0), text: "a zebra among many other words here \($0)")
+            }
+            messages += (0..<40).map { message("f\($0)", from: carol, at: Int64(2_000 + $0), text: "filler") }
+            let (account, _) = try store.seed(messages)
+            let zebra = try SearchQuery("zebra")
+            let cut = try store.searchList(zebra, in: account, limit: 3)
+            #expect(cut.items == (try store.search(zebra, in: account, limit: 3)) && cut.omittedCount == 7)
+            let all = try store.searchList(zebra, in: account, limit: nil)
+            #expect(all.items == (try store.search(zebra, in: account, limit: 100)) && all.omittedCount == 0)
+            #expect(all.items.count == 10)
+            #expect(try store.searchList(zebra, in: account, limit: 10).omittedCount == 0)
+            #expect(try store.searchList(try SearchQuery("quokka"), in: account, limit: nil) == LimitedList(items: []))
+            #expect(throws: SearchError.self) {
+                try store.searchList(try SearchQuery("\"unclosed"), in: account, limit: nil)
+            }
+        }
+    }
+
     @Test("when every word is in half of the messages or more, bm25 weighs them zero: newest first by date, score 0")
     func broadWords() async throws {
         try await withTemporaryStore { store, _ throws in

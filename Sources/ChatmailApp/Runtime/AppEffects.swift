@@ -45,7 +45,8 @@ public struct AppEffects: Sendable {
             }) { .loadFailed($0) }
         case .loadCodes(let sinceMs, let limit):
             return await answer({
-                .codesLoaded(try store.verificationCodes(in: account.id, sinceMs: sinceMs, limit: limit))
+                let codes = try store.verificationCodes(in: account.id, sinceMs: sinceMs, limit: limit)
+                return .codesLoaded(codes.items, omittedCount: codes.omittedCount)
             }) { .codesFailed($0) }
         case .loadTranscript(let id, let limit):
             return await answer({

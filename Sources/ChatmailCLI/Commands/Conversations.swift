@@ -8,9 +8,15 @@ import TerminalUI
 struct Conversations: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List conversations, newest first.",
-        discussion:
-            "With --json, each conversation's id can be given to show, export, search --person and the actions as id:7."
+        discussion: """
+            The list shows the newest \(Conversations.textLimit) and says how many more there are; --json \
+            prints them all, unless --limit is given. With --json, each conversation's id can be given to \
+            show, export, search --person and the actions as id:7.
+            """
     )
+
+    /// How many conversations the text shows when `--limit` is not given.
+    static let textLimit = 50
 
     @OptionGroup var global: GlobalOptions
 
@@ -23,13 +29,16 @@ struct Conversations: AsyncParsableCommand {
     @Flag(help: "Only the conversations deny rules hide (see `chatmail rules`).") var filtered = false
     @Flag(help: "Only the conversations the screener holds (see `chatmail screener`).") var screener = false
     // Unconditional, so "--limit -1" reaches validate() instead of reading as a missing value.
-    @Option(parsing: .unconditional, help: "Show at most this many conversations.") var limit = 50
+    @Option(
+        parsing: .unconditional,
+        help: "Show at most this many conversations (default: \(Conversations.textLimit); --json prints all).")
+    var limit: Int?
     @Flag(help: "Print JSON instead of a table.") var json = false
     @Flag(help: "Print straight to the terminal instead of through $PAGER (less -FRX). Piped output is never paged.")
     var noPager = false
 
     func validate() throws {
-        guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1.") }
         if archived && all { throw ValidationError("Choose --archived or --all, not both.") }
         if people && newsletters { throw ValidationError("Choose --people or --newsletters, not both.") }
         if lists && (people || newsletters) {
@@ -43,23 +52,25 @@ struct Conversations: AsyncParsableCommand {
             visibility: all ? .all : archived ? .archived : .active,
             kind: people ? .people : newsletters ? .newsletters : .any,
             lists: people ? .excluded : lists ? .only : .included,
-            section: filtered ? .filtered : screener ? .screener : .main, unreadOnly: unread, limit: limit)
+            section: filtered ? .filtered : screener ? .screener : .main, unreadOnly: unread,
+            // A script reading JSON gets the whole list unless it asks for less; a person, a screenful.
+            limit: limit ?? (json ? nil : Self.textLimit))
     }
 
     func run() async throws {
         let env = AppEnvironment(global)
         let store = try env.openExistingStore()
         let account = try env.selectedAccount(in: store)
-        let rows = try store.conversations(in: account.id, filter: filter)
+        let list = try store.conversationList(in: account.id, filter: filter)
         if screener, !json, try !store.screenerEnabled(in: account.id) {
             env.note("The screener is off, so these are also in the main list; `chatmail screener on` holds them.")
         }
         if json {
-            try env.write(try JSONRenderer(time: env.time).render(rows))
+            try env.write(try JSONRenderer(time: env.time).render(list.items))
         } else {
             let renderer = ConversationListRenderer(
                 width: env.width, time: env.time, palette: env.palette, glyphs: env.glyphs)
-            try env.present(renderer.render(rows), paging: !noPager)
+            try env.present(renderer.render(list), paging: !noPager)
         }
     }
 }

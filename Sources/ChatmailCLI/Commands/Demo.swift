@@ -84,11 +84,11 @@ struct Demo: AsyncParsableCommand {
         try env.write("$ chatmail sync\n\(Sync.summary(report, timed: false))\n\n")
 
         // 3. The conversation list, and the liveliest conversation this account has written in.
-        let rows = try store.conversations(in: account.id, filter: ConversationFilter(limit: Self.listLimit))
+        let list = try store.conversationList(in: account.id, filter: ConversationFilter(limit: Self.listLimit))
         try env.write("$ chatmail conversations --limit \(Self.listLimit)\n")
         try env.write(
             ConversationListRenderer(width: env.width, time: env.time, palette: env.palette, glyphs: env.glyphs).render(
-                rows))
+                list))
         if let chat = try Self.liveliestChat(store, account: account),
             let transcript = try store.transcript(of: chat.conversation.id, limit: Self.showLimit)
         {

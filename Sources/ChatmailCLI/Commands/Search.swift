@@ -19,7 +19,8 @@ struct Search: AsyncParsableCommand {
             names the `chatmail show` command that opens its conversation. A query may have at most \
             \(SearchQuery.maximumTermCount) different words and \(SearchQuery.maximumLength) characters; a word repeated \
             counts once. --person takes what `chatmail show` takes, and --group with it searches the person's group \
-            conversation instead of the one-to-one chat.
+            conversation instead of the one-to-one chat. The text shows the best \(Search.textLimit) and says how many \
+            more match; --json prints every match, unless --limit is given.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -30,11 +31,17 @@ struct Search: AsyncParsableCommand {
     var person: String?
     @Flag(help: PersonLookup.groupHelp) var group = false
     // Unconditional, so "--limit -1" reaches validate() instead of reading as a missing value.
-    @Option(parsing: .unconditional, help: "Show at most this many messages.") var limit = 20
+    @Option(
+        parsing: .unconditional,
+        help: "Show at most this many messages (default: \(Search.textLimit); --json prints all).")
+    var limit: Int?
     @Flag(help: "Print JSON instead of text.") var json = false
 
+    /// How many hits the text shows when `--limit` is not given; it says how many more match.
+    static let textLimit = 20
+
     func validate() throws {
-        guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1.") }
         if group && person == nil { throw ValidationError("--group goes with --person.") }
         guard !query.joined().allSatisfy(\.isWhitespace) else {
             throw ValidationError("Give one or more words to search for.")
@@ -49,13 +56,15 @@ struct Search: AsyncParsableCommand {
         let conversation = try person.map {
             try PersonLookup.conversation(for: $0, in: store, account: account.id, preferringGroups: group).id
         }
-        let hits = try store.search(parsed, in: account.id, conversation: conversation, limit: limit)
+        // JSON is an array with no place to say what it left out: every match unless --limit asks for fewer.
+        let hits = try store.searchList(
+            parsed, in: account.id, conversation: conversation, limit: limit ?? (json ? nil : Self.textLimit))
         var commands: [ConversationID: String] = [:]
-        for hit in hits where commands[hit.conversation.id] == nil {
+        for hit in hits.items where commands[hit.conversation.id] == nil {
             commands[hit.conversation.id] = PersonLookup.showCommand(for: hit.conversation)
         }
         if json {
-            try env.write(try JSONRenderer(time: env.time).render(hits, openCommands: commands))
+            try env.write(try JSONRenderer(time: env.time).render(hits.items, openCommands: commands))
         } else {
             try env.write(
                 SearchResultRenderer(width: env.width, time: env.time, palette: env.palette).render(

@@ -21,14 +21,20 @@ struct Show: AsyncParsableCommand {
             valueName: "person"))
     var from: String?
     // Unconditional, so "--limit -1" reaches validate() instead of reading as a missing value.
-    @Option(parsing: .unconditional, help: "Show at most this many of the newest messages.") var limit = 50
+    @Option(
+        parsing: .unconditional,
+        help: "Show at most this many of the newest messages (default: \(Show.textLimit); --json prints all).")
+    var limit: Int?
     @Flag(help: "Show messages whole, with the quoted text and signatures that were removed.") var full = false
     @Flag(help: "Print JSON instead of a transcript.") var json = false
     @Flag(help: "Print straight to the terminal instead of through $PAGER (less -FRX). Piped output is never paged.")
     var noPager = false
 
+    /// How many messages the transcript shows when `--limit` is not given; it says how many it left out.
+    static let textLimit = 50
+
     func validate() throws {
-        guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1.") }
     }
 
     func run() async throws {
@@ -38,10 +44,15 @@ struct Show: AsyncParsableCommand {
         let conversation = try PersonLookup.conversation(
             for: person, in: store, account: account.id, preferringGroups: group)
         let sender = try from.map { try PersonLookup.sender($0, in: conversation) }
-        guard
-            let transcript = try store.transcript(
-                of: conversation.id, limit: limit, onlyFrom: sender?.normalizedAddress)
-        else {
+        // JSON has no place to say what it left out, so it holds every message unless --limit asks for fewer.
+        let onlyFrom = sender?.normalizedAddress
+        let found: Transcript?
+        if let shown = limit ?? (json ? nil : Self.textLimit) {
+            found = try store.transcript(of: conversation.id, limit: shown, onlyFrom: onlyFrom)
+        } else {
+            found = try store.fullTranscript(of: conversation.id, onlyFrom: onlyFrom)
+        }
+        guard let transcript = found else {
             throw CommandError.personNotFound(person)  // deleted between the lookup and the read
         }
         if json {

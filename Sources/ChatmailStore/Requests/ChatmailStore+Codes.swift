@@ -23,31 +23,46 @@ public struct VerificationCodeHit: Sendable, Equatable {
 }
 
 extension ChatmailStore {
-    /// The codes found in the account's messages received since `sinceMs`, newest first; trashed and spam
-    /// messages are left out. Reads `message_with_code` alone: the cost follows the codes, not the mailbox.
-    public func verificationCodes(in account: AccountID, sinceMs: Int64, limit: Int = 100) throws
-        -> [VerificationCodeHit]
+    /// The codes found in the account's messages received since `sinceMs`, newest first, at most `limit`
+    /// of them (nil: all), and how many more the window holds; trashed and spam messages are left out.
+    /// Reads `message_with_code` alone: the cost follows the codes, not the mailbox.
+    public func verificationCodes(in account: AccountID, sinceMs: Int64, limit: Int? = nil) throws
+        -> LimitedList<VerificationCodeHit>
     {
         try read { db in
-            try Row.fetchAll(db, sql: Self.verificationCodesSQL, arguments: [account, sinceMs, limit]).map { row in
+            let rows = try Row.fetchAll(
+                db, sql: Self.verificationCodesSQL,
+                arguments: [account, sinceMs, limit ?? -1])
+            let hits = rows.map { row in
                 VerificationCodeHit(
                     code: row["verification_code"], service: row["verification_service"],
                     from: EmailAddress(address: row["from_address"], name: row["from_name"]),
                     receivedAtMs: row["internal_date_ms"], gmailID: row["gmail_id"],
                     conversation: row["conversation_id"])
             }
+            return try LimitedList.cut(hits, limit: limit) {
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) \(Self.verificationCodesWindowSQL)", arguments: [account, sinceMs]) ?? 0
+            }
         }
     }
 
-    /// Codes of an account (first argument) since a time (second), newest first, at most the third.
+    /// Codes of an account (first argument) since a time (second), newest first, at most the third
+    /// (-1: all).
     package static let verificationCodesSQL = """
         SELECT m.verification_code, m.verification_service, m.from_address, m.from_name, m.internal_date_ms,
                m.gmail_id, m.conversation_id
+        \(verificationCodesWindowSQL)
+        ORDER BY m.internal_date_ms DESC
+        LIMIT ?
+        """
+
+    /// The messages with a code of an account (first argument) since a time (second), which the list and
+    /// its count share.
+    static let verificationCodesWindowSQL = """
         FROM message m
         WHERE m.account_id = ? AND m.verification_code IS NOT NULL AND m.internal_date_ms >= ?
           AND NOT EXISTS (SELECT 1 FROM message_label x JOIN label l ON l.id = x.label_id
                           WHERE x.message_id = m.id AND l.gmail_id IN ('TRASH', 'SPAM'))
-        ORDER BY m.internal_date_ms DESC
-        LIMIT ?
         """
 }

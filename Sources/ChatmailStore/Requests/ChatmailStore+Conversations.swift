@@ -9,13 +9,31 @@ extension ChatmailStore {
     public func conversations(in account: AccountID, filter: ConversationFilter = .init()) throws
         -> [ConversationSummary]
     {
+        try read { db in try Self.summaries(from: Self.listRows(account, filter, in: db), in: db) }
+    }
+
+    /// The conversation list as ``conversations(in:filter:)`` reads it, and how many more conversations
+    /// the filter's limit left out: counted only when the list reaches the limit.
+    public func conversationList(in account: AccountID, filter: ConversationFilter = .init()) throws
+        -> LimitedList<ConversationSummary>
+    {
         try read { db in
-            let screening = try filter.section == .main && Self.screenerEnabled(account, in: db)
-            let rows = try Row.fetchAll(
-                db, sql: Self.listSQL(filter, screening: screening),
-                arguments: ["account": account, "limit": filter.limit ?? -1])
-            return try Self.summaries(from: rows, in: db)
+            let rows = try Self.listRows(account, filter, in: db)
+            return try LimitedList.cut(Self.summaries(from: rows, in: db), limit: filter.limit) {
+                let screening = try filter.section == .main && Self.screenerEnabled(account, in: db)
+                return try Int.fetchOne(
+                    db, sql: "SELECT count(*) " + Self.listFromSQL(filter, screening: screening),
+                    arguments: ["account": account]) ?? 0
+            }
         }
+    }
+
+    /// The rows of the conversation list for `filter`.
+    private static func listRows(_ account: AccountID, _ filter: ConversationFilter, in db: Database) throws -> [Row] {
+        let screening = try filter.section == .main && screenerEnabled(account, in: db)
+        return try Row.fetchAll(
+            db, sql: listSQL(filter, screening: screening),
+            arguments: ["account": account, "limit": filter.limit ?? -1])
     }
 
     /// The SQL of the conversation list for `filter`, with `:account` and `:limit` arguments; with
@@ -24,6 +42,12 @@ extension ChatmailStore {
     /// Without ANALYZE statistics SQLite rates both recency indexes alike and may pick the full one for
     /// the active list, walking archived rows too; the active list therefore names its partial index.
     package static func listSQL(_ filter: ConversationFilter, screening: Bool = false) -> String {
+        "SELECT * " + listFromSQL(filter, screening: screening)
+            + " ORDER BY last_message_at_ms DESC, id DESC LIMIT :limit"
+    }
+
+    /// The FROM and WHERE clauses of ``listSQL(_:screening:)``, which the list and its count share.
+    static func listFromSQL(_ filter: ConversationFilter, screening: Bool) -> String {
         var conditions = ["account_id = :account", "message_count > 0"]
         switch filter.section {
         case .main:
@@ -56,10 +80,7 @@ extension ChatmailStore {
         case .only: conditions.append("list_id IS NOT NULL")
         }
         if filter.unreadOnly { conditions.append("unread_count > 0") }
-        return """
-            SELECT * FROM conversation INDEXED BY \(index) WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY last_message_at_ms DESC, id DESC LIMIT :limit
-            """
+        return "FROM conversation INDEXED BY \(index) WHERE \(conditions.joined(separator: " AND "))"
     }
 
     /// One conversation by id, or `nil`.

@@ -15,10 +15,11 @@ public struct AttachmentSource: Sendable, Equatable {
 }
 
 extension ChatmailStore {
-    /// Every visible message of a conversation, oldest first: what an export writes.
-    public func fullTranscript(of conversationID: ConversationID) throws -> Transcript? {
+    /// Every visible message of a conversation, oldest first: what an export writes, and `show --json`
+    /// without `--limit`. `onlyFrom` is as in ``transcript(of:limit:onlyFrom:)``.
+    public func fullTranscript(of conversationID: ConversationID, onlyFrom: String? = nil) throws -> Transcript? {
         // LIMIT takes a 64-bit integer; the largest one means "no limit" without a second query.
-        try transcript(of: conversationID, limit: Int(Int64.max))
+        try transcript(of: conversationID, limit: Int(Int64.max), onlyFrom: onlyFrom)
     }
 
     /// The attachments of the given messages by message, in the order ``TranscriptMessage/attachments``

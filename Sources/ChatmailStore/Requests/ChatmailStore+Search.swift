@@ -84,33 +84,44 @@ extension ChatmailStore {
         _ query: SearchQuery, in account: AccountID, conversation: ConversationID? = nil, limit: Int = 20
     ) throws -> [SearchHit] {
         precondition(limit > 0, "A search needs a positive limit, not \(limit)")
+        return try Self.readingQuery {
+            try read { db in try Self.hits(query, account: account, conversation: conversation, limit: limit, db: db) }
+        }
+    }
+
+    /// The best `limit` hits, as ``search(_:in:conversation:limit:)`` finds them, in a read.
+    static func hits(
+        _ query: SearchQuery, account: AccountID, conversation: ConversationID?, limit: Int, db: Database
+    ) throws -> [SearchHit] {
+        let ranked = try rankedMatches(query, account: account, conversation: conversation, limit: limit, db: db)
+        guard !ranked.isEmpty else { return [] }
+        let conversationIDs = Array(Set(ranked.map(\.conversation)))
+        let summaries = try Self.summaries(
+            from: Row.fetchAll(
+                db, sql: "SELECT * FROM conversation WHERE id IN (SELECT value FROM json_each(?))",
+                arguments: ["[" + conversationIDs.map { String($0.rawValue) }.joined(separator: ",") + "]"]),
+            in: db)
+        let byID = Dictionary(uniqueKeysWithValues: summaries.map { ($0.id, $0) })
+        let rows = try markedRows(query, ids: ranked.map(\.id.rawValue), db: db)
+        let details = Dictionary(
+            rows.map { (MessageID(rawValue: $0["id"]), $0) }, uniquingKeysWith: { first, _ in first })
+        return ranked.compactMap { match -> SearchHit? in
+            let id = match.id
+            guard let conversation = byID[match.conversation], let detail = details[id] else { return nil }
+            return SearchHit(
+                messageID: id, gmailID: detail["gmail_id"], conversation: conversation,
+                from: EmailAddress(address: detail["from_address"], name: detail["from_name"]),
+                isFromMe: detail["is_from_me"], internalDateMs: detail["internal_date_ms"],
+                subject: MarkedText(marked: detail["subject"] ?? ""),
+                snippet: MarkedText(marked: detail["snippet"] ?? ""),
+                score: match.score)
+        }
+    }
+
+    /// Runs `body`, turning FTS5's complaints about the query into ``SearchError/badQuery(_:)``.
+    static func readingQuery<T>(_ body: () throws -> T) throws -> T {
         do {
-            return try read { db in
-                let ranked = try Self.rankedMatches(
-                    query, account: account, conversation: conversation, limit: limit, db: db)
-                guard !ranked.isEmpty else { return [] }
-                let conversationIDs = Array(Set(ranked.map(\.conversation)))
-                let summaries = try Self.summaries(
-                    from: Row.fetchAll(
-                        db, sql: "SELECT * FROM conversation WHERE id IN (SELECT value FROM json_each(?))",
-                        arguments: ["[" + conversationIDs.map { String($0.rawValue) }.joined(separator: ",") + "]"]),
-                    in: db)
-                let byID = Dictionary(uniqueKeysWithValues: summaries.map { ($0.id, $0) })
-                let rows = try Self.markedRows(query, ids: ranked.map(\.id.rawValue), db: db)
-                let details = Dictionary(
-                    rows.map { (MessageID(rawValue: $0["id"]), $0) }, uniquingKeysWith: { first, _ in first })
-                return ranked.compactMap { match -> SearchHit? in
-                    let id = match.id
-                    guard let conversation = byID[match.conversation], let detail = details[id] else { return nil }
-                    return SearchHit(
-                        messageID: id, gmailID: detail["gmail_id"], conversation: conversation,
-                        from: EmailAddress(address: detail["from_address"], name: detail["from_name"]),
-                        isFromMe: detail["is_from_me"], internalDateMs: detail["internal_date_ms"],
-                        subject: MarkedText(marked: detail["subject"] ?? ""),
-                        snippet: MarkedText(marked: detail["snippet"] ?? ""),
-                        score: match.score)
-                }
-            }
+            return try body()
         } catch let error as DatabaseError where !error.isLockError && error.resultCode == .SQLITE_ERROR {
             // FTS5 reports query syntax as SQLITE_ERROR ("fts5: syntax error near …", "no such column: x").
             var reason = error.message ?? "syntax error"
@@ -151,6 +162,14 @@ extension ChatmailStore {
         return try ids.compactMap { try Row.fetchOne(probe, arguments: ["query": query.expression, "id": $0]) }
     }
 
+    /// The account's messages (`m`, account `:account`) a search may show: not trashed, not spam. Trash
+    /// and spam are few: their message ids are collected once, not looked up per match.
+    static let visibleMatchSQL = """
+        m.account_id = :account
+        AND m.id NOT IN (SELECT ml.message_id FROM message_label ml
+                         WHERE ml.label_id IN (SELECT id FROM label WHERE account_id = :account AND gmail_id IN ('TRASH', 'SPAM')))
+        """
+
     struct RankedMatch {
         var id: MessageID
         var conversation: ConversationID
@@ -168,12 +187,6 @@ extension ChatmailStore {
     static func rankedMatches(
         _ query: SearchQuery, account: AccountID, conversation: ConversationID?, limit: Int, db: Database
     ) throws -> [RankedMatch] {
-        // Trash and spam are few: their message ids are collected once, not looked up per match.
-        let visible = """
-            m.account_id = :account
-            AND m.id NOT IN (SELECT ml.message_id FROM message_label ml
-                             WHERE ml.label_id IN (SELECT id FROM label WHERE account_id = :account AND gmail_id IN ('TRASH', 'SPAM')))
-            """
         if let newest = try newestMatchesWhenUninformative(
             query, account: account, conversation: conversation, limit: limit, db: db)
         {
@@ -195,7 +208,7 @@ extension ChatmailStore {
                 // of the account through the (account_id, gmail_id) index.
                 sql: """
                     SELECT m.id, m.conversation_id FROM json_each(:ids) AS candidate CROSS JOIN message m ON m.id = candidate.value
-                    WHERE \(visible)
+                    WHERE \(visibleMatchSQL)
                     """,
                 arguments: [
                     "ids": "[" + order.keys.map { String($0.rawValue) }.joined(separator: ",") + "]",
@@ -218,7 +231,7 @@ extension ChatmailStore {
             sql: """
                 SELECT m.id, m.conversation_id, \(bm25) AS score
                 FROM message_fts JOIN message m ON m.id = message_fts.rowid
-                WHERE message_fts MATCH :query AND \(visible)
+                WHERE message_fts MATCH :query AND \(visibleMatchSQL)
                   \(conversation == nil ? "" : "AND m.conversation_id = :conversation")
                 ORDER BY score, m.id DESC
                 LIMIT :limit

@@ -13,13 +13,14 @@ public struct ConversationListRenderer: Sendable {
         self.glyphs = glyphs
     }
 
-    public func render(_ conversations: [ConversationRow]) -> String {
+    /// - Parameter omittedCount: how many more conversations a limit left out, said on a last line.
+    public func render(_ conversations: [ConversationRow], omittedCount: Int = 0) -> String {
         guard !conversations.isEmpty else { return "No conversations.\n" }
         let times = conversations.map { time.relative($0.lastMessageAtMs) }
         // As wide as the widest time shown, so a list of today's chats does not waste ten columns.
         let timeWidth = times.lazy.map { DisplayWidth.of($0) }.max() ?? 5
         return zip(conversations, times).map { row($0, relativeTime: $1, timeWidth: timeWidth) }.joined(separator: "\n")
-            + "\n"
+            + "\n" + LimitNote.line(omittedCount, palette: palette)
     }
 
     /// `● Title (2)   [news] snippet…   14:02`: marker, title with its unread badge, snippet (after its

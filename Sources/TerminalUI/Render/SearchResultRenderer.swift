@@ -17,7 +17,8 @@ public struct SearchResultRenderer: Sendable {
         self.palette = palette
     }
 
-    public func render(_ hits: [SearchHitView]) -> String {
+    /// - Parameter omittedCount: how many more messages match than a limit let through, said on a last line.
+    public func render(_ hits: [SearchHitView], omittedCount: Int = 0) -> String {
         guard !hits.isEmpty else { return "No messages match.\n" }
         var blocks: [String] = []
         for hit in hits {
@@ -39,7 +40,8 @@ public struct SearchResultRenderer: Sendable {
             if !snippet.isEmpty { lines.append("  " + snippet) }
             blocks.append(lines.joined(separator: "\n"))
         }
-        return blocks.joined(separator: "\n\n") + "\n"
+        let note = LimitNote.line(omittedCount, palette: palette)
+        return blocks.joined(separator: "\n\n") + "\n" + (note.isEmpty ? "" : "\n" + note)
     }
 
     /// The text on one line, terminal-safe, with matches in bold or between marks.

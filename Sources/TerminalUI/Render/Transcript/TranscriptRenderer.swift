@@ -102,9 +102,7 @@ public struct TranscriptRenderer: Sendable {
         } else if !people.isEmpty {
             lines += TextWrapper.wrap(people.joined(separator: ", "), width: width).map { palette.paint($0, .dim) }
         }
-        if transcript.earlierMessageCount > 0 {
-            let count = transcript.earlierMessageCount
-            let note = "\(count) earlier \(count == 1 ? "message" : "messages") not shown (use --limit)"
+        if let note = LimitNote.earlier(transcript.earlierMessageCount) {
             lines += TextWrapper.wrap(note, width: width).map { palette.paint($0, .dim) }
         }
         return lines
