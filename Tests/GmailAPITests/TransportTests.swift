@@ -36,9 +36,8 @@ import Testing
     @Test("URLSessionTransport returns non-2xx as a response, with body and case-insensitive headers")
     func urlSessionAgainstLoopback() async throws {
         let receiver = try LoopbackReceiver()
-        // The receiver accepts once this task runs, which on a busy suite can be long after the requests
-        // below are sent: they wait in the listen backlog, and their time-outs only bound a broken run.
-        let waiter = Task { try await receiver.waitForCode(expectedState: "s") }
+        // The receiver answers on its own thread from here on; the time-outs below only bound a broken run.
+        let waiter = receiver.startServing(expectedState: "s")
         let transport = URLSessionTransport()
         let notFound = try await transport.send(
             HTTPRequest(method: "GET", url: URL(string: "\(receiver.redirectURI)/favicon.ico")!, timeoutSeconds: 300))
@@ -50,7 +49,7 @@ import Testing
         #expect(ok.status == 200)
         #expect(ok.headers["content-type"]?.hasPrefix("text/html") == true)
         #expect(String(decoding: ok.body, as: UTF8.self).contains("signed in"))
-        #expect(try await waiter.value == "c")
+        #expect(try await waiter.code() == "c")
     }
 
     @Test("a refused connection throws (it is not a response)")

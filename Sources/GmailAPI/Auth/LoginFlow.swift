@@ -14,8 +14,8 @@ public struct LoginFlow: Sendable {
     /// Runs the login.
     /// - Parameters:
     ///   - presentURL: shows the authorization URL (print it, open a browser); called once, after the
-    ///     loopback listener accepts connections, so the URL appearing is the signal that a browser may
-    ///     follow it. Connections made before `waitForCode` starts wait in the listen backlog.
+    ///     loopback listener is answering on its own thread, so the URL appearing is the signal that a
+    ///     browser may follow it.
     ///   - loginHint: the expected account address, if known.
     /// - Returns: the grant, with a refresh token.
     /// - Throws: ``LoginFlowError`` when the browser part does not finish; ``GmailAPIError`` for the code
@@ -28,8 +28,9 @@ public struct LoginFlow: Sendable {
         let request = AuthorizationRequest(
             configuration: tokenClient.configuration, redirectURI: receiver.redirectURI, loginHint: loginHint,
             random: random)
+        let pending = receiver.startServing(expectedState: request.state, timeoutSeconds: timeoutSeconds)
         presentURL(request.url)
-        let code = try await receiver.waitForCode(expectedState: request.state, timeoutSeconds: timeoutSeconds)
+        let code = try await pending.code()
         let grant = try await tokenClient.exchange(
             code: code, verifier: request.pkce.verifier, redirectURI: request.redirectURI)
         for scope in tokenClient.configuration.scopes where !grant.grants(scope) {

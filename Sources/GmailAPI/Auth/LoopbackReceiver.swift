@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -60,21 +61,27 @@ public final class LoopbackReceiver: Sendable {
     /// The redirect URI to put in the authorization URL and the code exchange.
     public var redirectURI: String { "http://127.0.0.1:\(port)" }
 
+    /// Starts answering on a thread of its own, at once, and returns the wait for the authorization code.
+    ///
+    /// Serving does not wait for the caller's task to be scheduled: a browser that follows the URL the
+    /// moment it is shown is answered however busy the caller's executor is.
+    /// - Parameter timeoutSeconds: how long to wait for the redirect, from now.
+    public func startServing(expectedState: String, timeoutSeconds: Int = 300) -> PendingAuthorizationCode {
+        let pending = PendingAuthorizationCode()
+        // The thread holds `self`, so the socket stays open until it is done.
+        let thread = Thread {
+            pending.finish(Self.serve(fd: self.socketFD, expectedState: expectedState, timeoutSeconds: timeoutSeconds))
+        }
+        thread.name = "chatmail-oauth-loopback"
+        thread.start()
+        return pending
+    }
+
     /// Waits for the browser's redirect and returns the authorization code.
     /// - Throws: `.stateMismatch` for a foreign `state`, `.authorizationDenied` for `error=...`,
     ///   `.loginTimedOut` when nothing arrives within `timeoutSeconds`.
     public func waitForCode(expectedState: String, timeoutSeconds: Int = 300) async throws(LoginFlowError) -> String {
-        let result: Result<String, LoginFlowError> = await withCheckedContinuation { continuation in
-            // The thread holds `self`, so the socket stays open until it is done.
-            let thread = Thread {
-                continuation.resume(
-                    returning: Self.serve(
-                        fd: self.socketFD, expectedState: expectedState, timeoutSeconds: timeoutSeconds))
-            }
-            thread.name = "chatmail-oauth-loopback"
-            thread.start()
-        }
-        return try result.get()
+        try await startServing(expectedState: expectedState, timeoutSeconds: timeoutSeconds).code()
     }
 
     /// Accepts connections until one carries OAuth parameters or the deadline passes. Blocking: thread only.
@@ -169,5 +176,48 @@ enum LoopbackRedirect: Equatable {
         if let error { return .failure(.authorizationDenied(reason: error)) }
         guard let code, !code.isEmpty else { return .failure(.authorizationDenied(reason: "no code")) }
         return .code(code)
+    }
+}
+
+/// The outcome a ``LoopbackReceiver`` is serving for: set once by its thread, awaited by any number of
+/// callers, before or after it is set.
+public final class PendingAuthorizationCode: Sendable {
+    private typealias Outcome = Result<String, LoginFlowError>
+
+    private enum State {
+        case waiting([CheckedContinuation<Outcome, Never>])
+        case finished(Outcome)
+    }
+
+    private let state = Mutex(State.waiting([]))
+
+    init() {}
+
+    /// The authorization code, once the browser's redirect has arrived.
+    /// - Throws: `.stateMismatch`, `.authorizationDenied`, `.loginTimedOut` or `.loopback`, as the
+    ///   receiver found.
+    public func code() async throws(LoginFlowError) -> String {
+        let outcome: Outcome = await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> Outcome? in
+                switch state {
+                case .finished(let outcome): return outcome
+                case .waiting(let waiters):
+                    state = .waiting(waiters + [continuation])
+                    return nil
+                }
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+        return try outcome.get()
+    }
+
+    /// Records the outcome and wakes every waiter; only the first call counts.
+    func finish(_ outcome: Result<String, LoginFlowError>) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Outcome, Never>] in
+            guard case .waiting(let waiters) = state else { return [] }
+            state = .finished(outcome)
+            return waiters
+        }
+        for waiter in waiters { waiter.resume(returning: outcome) }
     }
 }

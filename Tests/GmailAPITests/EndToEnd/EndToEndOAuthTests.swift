@@ -103,11 +103,11 @@ struct EndToEndOAuthTests {
         try await withEmulator { e in
             let receiver = try LoopbackReceiver()
             let request = AuthorizationRequest(configuration: e.oauthConfiguration, redirectURI: receiver.redirectURI)
-            async let code = receiver.waitForCode(expectedState: request.state)
+            let code = receiver.startServing(expectedState: request.state)
             let landing = try await followRedirect(e, request.url)
             #expect(landing.status == 200)
             let grant = try await e.tokenClient.exchange(
-                code: try await code, verifier: request.pkce.verifier, redirectURI: request.redirectURI)
+                code: try await code.code(), verifier: request.pkce.verifier, redirectURI: request.redirectURI)
             #expect(grant.grants(OAuthConfiguration.gmailModifyScope))
             let refresh = try #require(grant.refreshToken)
 
@@ -123,9 +123,9 @@ struct EndToEndOAuthTests {
         try await withEmulator { e in
             let receiver = try LoopbackReceiver()
             let request = AuthorizationRequest(configuration: e.oauthConfiguration, redirectURI: receiver.redirectURI)
-            async let code = receiver.waitForCode(expectedState: request.state)
+            let code = receiver.startServing(expectedState: request.state)
             _ = try await followRedirect(e, request.url)
-            let received = try await code
+            let received = try await code.code()
             let other = PKCE.generate()
             #expect(other.verifier != request.pkce.verifier)
             await #expect(throws: GmailAPIError.logInAgain(.credentialsRevoked)) {
@@ -142,7 +142,7 @@ struct EndToEndOAuthTests {
         try await withEmulator { e in
             let receiver = try LoopbackReceiver()
             let request = AuthorizationRequest(configuration: e.oauthConfiguration, redirectURI: receiver.redirectURI)
-            async let code = receiver.waitForCode(expectedState: request.state)
+            let code = receiver.startServing(expectedState: request.state)
             let location = try await authorizationRedirect(e, request.url)
             // A forged redirect: same receiver, someone else's state.
             var components = try #require(URLComponents(url: location, resolvingAgainstBaseURL: false))
@@ -153,7 +153,9 @@ struct EndToEndOAuthTests {
             let landing = try await e.http("GET", try #require(components.url))
             #expect(landing.status == 400)
             let outcome: Result<String, LoginFlowError>
-            do { outcome = .success(try await code) } catch let error as LoginFlowError { outcome = .failure(error) }
+            do { outcome = .success(try await code.code()) } catch let error as LoginFlowError {
+                outcome = .failure(error)
+            }
             #expect(outcome == .failure(.stateMismatch))
         }
     }
