@@ -235,7 +235,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GmailAPITests",
-            dependencies: ["GmailAPI", "GmailEmulator", "GmailModel"],
+            dependencies: ["ChatmailTestSupport", "GmailAPI", "GmailEmulator", "GmailModel"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -254,9 +254,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // What several test targets share: running blocking work off the cooperative pool.
+        // What several test targets share: blocking work off the cooperative pool, polling, scratch
+        // directories, a tmux driver and an in-process emulator with a session that keeps redirects.
         .target(
             name: "ChatmailTestSupport",
+            dependencies: ["GmailEmulator"],
             path: "Tests/ChatmailTestSupport",
             swiftSettings: strictSettings
         ),
@@ -286,9 +288,21 @@ let package = Package(
         ),
         .testTarget(
             name: "MarkdownExportTests",
-            dependencies: ["MarkdownExport", "TerminalUI", "ChatmailStore", "CommonMarkTestSupport"],
+            dependencies: [
+                "MarkdownExport", "TerminalUI", "ChatmailStore", "ChatmailTestSupport", "CommonMarkTestSupport",
+            ],
             swiftSettings: strictSettings
         ),
+        // The command layer in-process: parsing, configuration, settings and exit statuses, no binary.
+        .testTarget(
+            name: "ChatmailCLIUnitTests",
+            dependencies: [
+                "ChatmailCLI", "ChatmailStore", "GmailAPI", "TerminalUI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // System tests: they run the built `chatmail` (and `gmail-emulator`) as a person or a script would.
         .testTarget(
             name: "ChatmailCLITests",
             // Depends on the executable so `swift test` always builds the binary the end-to-end tests run.

@@ -1,3 +1,4 @@
+import ChatmailTestSupport
 import Foundation
 import TerminalUI
 import Testing
@@ -16,7 +17,7 @@ import Testing
         let imported = try await fixture.run(["import", mbox, "--me", Self.account, "--me", "me@example.org"])
         try #require(imported.status == 0, "\(imported.stderr)")
 
-        let tmux = RealTerminalTests.Tmux()
+        let tmux = Tmux()
         try await tmux.start(RealTerminalTests.command(fixture, ["app"]), columns: 120, rows: 40)
         // Generous deadlines: the whole suite shares two cores with this pane.
         _ = try await tmux.rows("the app should open and call the mailbox local") { rows in

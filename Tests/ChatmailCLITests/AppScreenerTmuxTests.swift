@@ -1,3 +1,4 @@
+import ChatmailTestSupport
 import Foundation
 import Testing
 

@@ -11,8 +11,7 @@ extension ComposeEndToEnd {
         static let rows = 30
 
         /// An interactive bash in a pane, pointed at the home and its emulator.
-        func shell(_ home: ComposeHome, columns: Int = columns, rows: Int = rows) async throws -> RealTerminalTests.Tmux
-        {
+        func shell(_ home: ComposeHome, columns: Int = columns, rows: Int = rows) async throws -> Tmux {
             let binaries = CLIFixture.executable.deletingLastPathComponent().path
             var variables = [
                 "LANG": "C.UTF-8", "TZ": "UTC", "CHATMAIL_NOW_MS": String(CLIFixture.now), "TERM": "xterm-256color",
@@ -24,13 +23,13 @@ extension ComposeEndToEnd {
             let assignments = variables.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }
                 .joined(separator: " ")
             let unset = ["NO_COLOR", "COLUMNS", "LINES", "EDITOR", "VISUAL"].map { "-u \($0)" }.joined(separator: " ")
-            let tmux = RealTerminalTests.Tmux()
+            let tmux = Tmux()
             try await tmux.start("env \(unset) \(assignments) bash --norc --noprofile", columns: columns, rows: rows)
             _ = try await tmux.rows("The shell should prompt") { $0.last == RealTerminalTests.prompt }
             return tmux
         }
 
-        func typeLiterally(_ tmux: RealTerminalTests.Tmux, _ text: String) async throws {
+        func typeLiterally(_ tmux: Tmux, _ text: String) async throws {
             try await tmux.run(["send-keys", "-t", "t", "-l", text])
         }
 

@@ -275,39 +275,3 @@ import Testing
         #expect(result.status == 64)
     }
 }
-
-@Suite struct ParsingTests {
-    @Test("commands parse in-process with their options")
-    func parses() async throws {
-        let command = try ChatmailCommand.parseAsRoot([
-            "show", "alice", "--limit", "5", "--full", "--json", "--color", "never",
-        ])
-        let show = try #require(command as? Show)
-        #expect(show.person == "alice" && show.limit == 5 && show.full && show.json)
-        #expect(show.global.color == .never)
-    }
-
-    @Test(
-        "global options before the subcommand are moved after it",
-        arguments: [
-            (["--home", "/h", "show", "al", "--json"], ["show", "--home", "/h", "al", "--json"]),
-            (["--color=never", "-v", "conversations"], ["conversations", "--color=never", "-v"]),
-            (["show", "--home", "/h", "al"], ["show", "--home", "/h", "al"]),
-            (["--help"], ["--help"]),
-            (["--home", "/h", "pending", "retry", "3"], ["pending", "retry", "--home", "/h", "3"]),
-            (["--home", "/h", "pending", "--json"], ["pending", "--home", "/h", "--json"]),
-        ])
-    func movesGlobals(input: [String], expected: [String]) {
-        #expect(GlobalOptions.movingGlobalsAfterSubcommand(input) == expected)
-    }
-
-    @Test("the home directory follows --home, CHATMAIL_HOME, XDG_DATA_HOME, then ~/.local/share")
-    func home() {
-        #expect(AppEnvironment.resolveHome(option: "/x", environment: ["CHATMAIL_HOME": "/y"]).path == "/x")
-        #expect(
-            AppEnvironment.resolveHome(option: nil, environment: ["CHATMAIL_HOME": "/y", "XDG_DATA_HOME": "/z"]).path
-                == "/y")
-        #expect(AppEnvironment.resolveHome(option: nil, environment: ["XDG_DATA_HOME": "/z"]).path == "/z/chatmail")
-        #expect(AppEnvironment.resolveHome(option: nil, environment: ["HOME": "/h"]).path == "/h/.local/share/chatmail")
-    }
-}

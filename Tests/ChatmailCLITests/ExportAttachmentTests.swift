@@ -1,4 +1,5 @@
 import ChatmailStore
+import ChatmailTestSupport
 import CommonMarkTestSupport
 import Foundation
 import GRDB

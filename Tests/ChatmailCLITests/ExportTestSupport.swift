@@ -1,4 +1,5 @@
 import ChatmailStore
+import ChatmailTestSupport
 import CommonMarkTestSupport
 import Foundation
 import GRDB
@@ -38,11 +39,4 @@ func parseExport(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
     let (front, body) = try #require(splitFrontMatter(text), "no front matter", sourceLocation: sourceLocation)
     #expect(frontMatterProblems(front) == [], sourceLocation: sourceLocation)
     return (front, try await ParsedMarkdown.parse(body))
-}
-
-/// A new, empty directory for one export test.
-func scratchDirectory() throws -> URL {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-export-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    return dir
 }

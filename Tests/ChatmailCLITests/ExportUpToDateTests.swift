@@ -1,17 +1,11 @@
 import ChatmailStore
+import ChatmailTestSupport
 import Foundation
 import Testing
 
 /// Exporting unchanged data again is a success that leaves the files alone; only a file whose content
 /// would change needs --force.
 @Suite struct ExportUpToDateTests {
-    func scratchDirectory() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "chatmail-export-again-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
-    }
-
     /// A time stamp no export writes: a file rewritten by the second run can only show a later one,
     /// however quickly the two runs follow each other.
     static let backdated = Date(timeIntervalSince1970: 1_000_000_000)

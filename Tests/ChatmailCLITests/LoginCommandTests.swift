@@ -58,16 +58,6 @@ final class EmulatorProcess {
     }
 }
 
-/// Follows an HTTP redirect by hand, the way a browser would after the user approves.
-final class RedirectCatcher: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
-    ) {
-        completionHandler(nil)  // stop at the 302 so the test sees Location
-    }
-}
-
 @Suite struct LoginCommandTests {
     @Test(
         "login with a refresh token file: verified, stored 0600 in a 0700 home, the account created; a revoked token exits 3"
@@ -140,7 +130,7 @@ final class RedirectCatcher: NSObject, URLSessionTaskDelegate, @unchecked Sendab
             url.absoluteString.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A")
                 || url.absoluteString.contains("redirect_uri=http://127.0.0.1:"))
         // "The user approves": the emulator redirects to the loopback address, which we then visit.
-        let session = URLSession(configuration: .ephemeral, delegate: RedirectCatcher(), delegateQueue: nil)
+        let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
         let (_, response) = try await session.data(from: url)
         let location = try #require((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Location"))
         #expect(location.hasPrefix("http://127.0.0.1:"))

@@ -1,3 +1,4 @@
+import ChatmailTestSupport
 import Foundation
 import TerminalUI
 import Testing
@@ -10,8 +11,8 @@ extension ComposeEndToEnd {
         static let rows = 14
 
         /// An interactive bash in a small pane, with `chatmail` on the PATH and the home's data.
-        func shell(_ home: ComposeHome) async throws -> RealTerminalTests.Tmux {
-            try #require(RealTerminalTests.Tmux.less != nil, "less is not installed")
+        func shell(_ home: ComposeHome) async throws -> Tmux {
+            try #require(Tmux.less != nil, "less is not installed")
             let binaries = CLIFixture.executable.deletingLastPathComponent().path
             let variables = [
                 "LANG": "C.UTF-8", "TZ": "UTC", "CHATMAIL_NOW_MS": String(CLIFixture.now),
@@ -25,7 +26,7 @@ extension ComposeEndToEnd {
                 "-u \($0)"
             }
             .joined(separator: " ")
-            let tmux = RealTerminalTests.Tmux()
+            let tmux = Tmux()
             try await tmux.start(
                 "env \(unset) \(assignments) bash --norc --noprofile", columns: Self.columns, rows: Self.rows)
             _ = try await tmux.rows("The shell should prompt") { $0.last == RealTerminalTests.prompt }

@@ -18,7 +18,7 @@ func batchItems(_ request: HTTPRequest) -> [(contentID: String, messageID: Strin
     return items
 }
 
-/// A multipart/mixed batch response in Google's shape (Fixtures/gmail/API-CONTRACT.md §5 example).
+/// A multipart/mixed batch response in Google's shape, as the contract's batch example has it.
 func batchResponse(_ parts: [(contentID: String, status: Int, body: String)], boundary: String = "batch_ZXhhbXBsZQ")
     -> HTTPResponse
 {

@@ -58,7 +58,7 @@ import Testing
                 200,
                 #"{"history":[{"id":"101","messagesAdded":[{"message":{"id":"m1","threadId":"t"}}]}],"nextPageToken":"h2","historyId":"150"}"#
             ),
-            jsonResponse(200, #"{"nextPageToken":"h3","historyId":"151"}"#),  // lieer #120: empty page with a token
+            jsonResponse(200, #"{"nextPageToken":"h3","historyId":"151"}"#),  // an empty page with a token: follow it
             jsonResponse(
                 200, #"{"history":[{"id":"140","messagesDeleted":[{"message":{"id":"m1"}}]}],"historyId":"152"}"#),
         ])

@@ -31,7 +31,7 @@ import Glibc
         }
     }
 
-    @Test("the authorization URL carries every parameter of API-CONTRACT.md §9.1")
+    @Test("the authorization URL carries every parameter of the contract's installed-app authorization request")
     func authorizationURL() throws {
         let configuration = OAuthConfiguration(clientID: "client-1.apps.googleusercontent.com", clientSecret: "s")
         let request = AuthorizationRequest(
@@ -56,7 +56,7 @@ import Glibc
     let configuration = OAuthConfiguration(
         clientID: "cid", clientSecret: "csecret", tokenURL: URL(string: "http://127.0.0.1:9/token")!)
 
-    @Test("code exchange posts the form of §9.2 and decodes the grant")
+    @Test("code exchange posts the contract's token form and decodes the grant")
     func exchange() async throws {
         let transport = ScriptedTransport(queue: [
             jsonResponse(

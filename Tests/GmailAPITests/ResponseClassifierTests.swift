@@ -7,7 +7,8 @@ import Testing
 
     static let now = Date(timeIntervalSince1970: 1_731_410_000)  // 2024-11-12T11:13:20Z
 
-    /// Fixtures/gmail/API-CONTRACT.md §6, one row per status/reason pair, with the endpoint that changes the meaning of a 404.
+    /// The contract's error table, one row per status/reason pair, with the endpoint that changes the meaning
+    /// of a 404.
     @Test(
         arguments: [
             (200, nil, "", GmailEndpoint.getMessage, Outcome.success),

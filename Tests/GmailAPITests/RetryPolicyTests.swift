@@ -8,7 +8,7 @@ import Testing
         let top = FixedRandom(value: .max)
         let bounds = (1...9).map { policy.delay(beforeRetry: $0, retryAfter: nil, random: top) }
         #expect(bounds == [1, 2, 4, 8, 16, 32, 64, 64, 64].map { Duration.seconds($0) })
-        #expect(policy.maxAttempts == 8)  // API-CONTRACT.md §7: at most 8 attempts per request
+        #expect(policy.maxAttempts == 8)  // the contract's retry rule: at most 8 attempts per request
     }
 
     @Test("full jitter reaches down to zero and never exceeds the bound")

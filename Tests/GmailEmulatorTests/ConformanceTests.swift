@@ -2,7 +2,8 @@ import Foundation
 import GmailEmulator
 import Testing
 
-/// Checks emitted objects against the discovery document's schemas (Fixtures/gmail/API-CONTRACT.md §10.2).
+/// Checks emitted objects against the discovery document's schemas, which the contract makes the truth
+/// about field names and types.
 @Suite struct ConformanceTests {
     static var discovery: JSONValue {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -1,3 +1,4 @@
+import ChatmailTestSupport
 import Foundation
 import GmailEmulator
 import Testing
@@ -71,26 +72,8 @@ func withEmulator(
     var configuration = EmulatorConfiguration()
     configuration.mailbox = .messages(Fixtures.mailbox)
     configure(&configuration)
-    let running = try await EmulatorServer.start(configuration)
-    let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
-    do {
+    try await withRunningEmulator(configuration) { running, session in
         try await body(Harness(running: running, session: session))
-    } catch {
-        session.invalidateAndCancel()
-        await running.shutdown()
-        throw error
-    }
-    session.invalidateAndCancel()
-    await running.shutdown()
-}
-
-/// Keeps 302s visible to tests (the OAuth redirect goes to a loopback port nobody listens on).
-final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        completionHandler(nil)
     }
 }
 

@@ -1,15 +1,10 @@
+import ChatmailTestSupport
 import Foundation
 import Testing
 
 @testable import MarkdownExport
 
 @Suite struct OutputFilesTests {
-    func scratchDirectory() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-output-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
-    }
-
     /// Watches `url` from another thread while `data` is written to it, and returns every size seen.
     func sizesSeen(writing data: Data, to url: URL, force: Bool) async throws -> Set<Int> {
         let sizes = LockedSizes()

@@ -6,8 +6,8 @@ import Testing
 @testable import TerminalUI
 
 /// Golden-file snapshots of the transcript and the conversation list at three widths, with colour on
-/// and off. The files live in `Golden/`; run with `CHATMAIL_UPDATE_GOLDENS=1` to rewrite them after an
-/// intended change, then review the diff like any other code.
+/// and off. The files live in `Golden/`; `scripts/update-goldens` rewrites them after an intended change
+/// (that run fails on purpose: it checked nothing), then review the diff like any other code.
 @Suite struct GoldenTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
     static let widths = [40, 80, 120]
@@ -46,6 +46,7 @@ import Testing
         let file = directory.appendingPathComponent(name)
         if ProcessInfo.processInfo.environment["CHATMAIL_UPDATE_GOLDENS"] == "1" {
             try output.write(to: file, atomically: true, encoding: .utf8)
+            Issue.record("CHATMAIL_UPDATE_GOLDENS is set: \(name) was written, not checked")
             return
         }
         let expected = try String(contentsOf: file, encoding: .utf8)

@@ -20,7 +20,7 @@ extension GmailClient {
     /// Every history record after `startHistoryID`, across all pages.
     ///
     /// Never truncates, since changes past the cut would be lost: it stops only on a page without
-    /// `nextPageToken`. An empty page that still carries a token is followed (lieer #120); a repeated
+    /// `nextPageToken`. An empty page that still carries a token is followed (Gmail sends such pages); a repeated
     /// token is an error rather than a loop.
     /// - Throws: `.giveUp(.historyExpired)` → full sync; transport and server errors after retries.
     public func listHistory(

@@ -76,7 +76,8 @@ public struct HistoryLabelChange: Codable, Sendable, Equatable {
 
 /// One page of `history.list`.
 public struct ListHistoryResponse: Codable, Sendable, Equatable {
-    /// Empty when nothing changed (Gmail omits the key), and on the empty-page quirk (lieer #120).
+    /// Empty when nothing changed (Gmail omits the key), and on a page Gmail sends with a token but no
+    /// records, which still has pages after it.
     public var history: [HistoryRecord]
     public var nextPageToken: String?
     /// The mailbox's current history id when this page was served.

@@ -44,7 +44,7 @@ extension GmailRouter {
             ]))
     }
 
-    /// The lieer #120 quirk: a page with a token but no records; the token continues where the request began.
+    /// Gmail's empty page: a token but no records; the token continues where the request began.
     func emptyHistory(_ request: EmulatorRequest) async throws(GmailError) -> EmulatorResponse {
         guard let startText = request.param("startHistoryId"), let start = UInt64(startText) else {
             throw .badRequest("Invalid startHistoryId", reason: "invalidArgument")

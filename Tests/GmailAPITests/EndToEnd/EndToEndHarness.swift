@@ -1,3 +1,4 @@
+import ChatmailTestSupport
 import Foundation
 import GmailAPI
 import GmailEmulator
@@ -27,17 +28,6 @@ final class EndToEndSleeper: Sleeper {
             $0.sleeps.append(duration)
             $0.now += max(duration, .zero)
         }
-    }
-}
-
-/// Keeps 302s visible: the test itself follows the OAuth redirect.
-final class EndToEndNoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest,
-        completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        completionHandler(nil)
     }
 }
 
@@ -151,18 +141,9 @@ func withEmulator(
     var configuration = EmulatorConfiguration()
     configuration.mailbox = .messages(EndToEndFixtures.mailbox)
     configure(&configuration)
-    let running = try await EmulatorServer.start(configuration)
-    let session = URLSession(configuration: .ephemeral, delegate: EndToEndNoRedirects(), delegateQueue: nil)
-    let context = EndToEnd(emulator: running, session: session, sleeper: EndToEndSleeper())
-    do {
-        try await body(context)
-    } catch {
-        session.invalidateAndCancel()
-        await running.shutdown()
-        throw error
+    try await withRunningEmulator(configuration) { running, session in
+        try await body(EndToEnd(emulator: running, session: session, sleeper: EndToEndSleeper()))
     }
-    session.invalidateAndCancel()
-    await running.shutdown()
 }
 
 enum EndToEndFixtures {

@@ -95,7 +95,7 @@ func jsonResponse(_ status: Int, _ body: String, headers: HTTPHeaders = ["Conten
     HTTPResponse(status: status, headers: headers, body: Data(body.utf8))
 }
 
-/// Google's error body shape (Fixtures/gmail/API-CONTRACT.md §6).
+/// Google's error body shape, as the contract's error section gives it.
 func googleError(
     _ status: Int, reason: String?, message: String = "error", statusName: String = "X", headers: HTTPHeaders = [:]
 ) -> HTTPResponse {

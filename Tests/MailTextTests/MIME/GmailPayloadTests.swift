@@ -4,7 +4,7 @@ import MailText
 import Testing
 
 @Suite struct GmailPayloadTests {
-    /// The `format=full` example of the API contract (§3.4), verbatim.
+    /// The API contract's example of a `format=full` message, verbatim.
     static let contractExample = """
         {"partId": "", "mimeType": "multipart/mixed", "filename": "",
          "headers": [{"name": "From", "value": "Bob Example <bob@example.org>"}, {"name": "To", "value": "ann@example.com"},

@@ -9,7 +9,7 @@ import Testing
             ("Hello \nworld", true, "Helloworld"),  // delsp=yes deletes that one space
             ("Long word-\u{20}\nsplit", true, "Long word-split"),  // delsp joins words split by the sender
             ("one \ntwo \nthree\nfour", false, "one two three\nfour"),  // a fixed line ends the paragraph
-            (" From here\n >quoted", false, "From here\n>quoted"),  // space-stuffing removed (§4.4)
+            (" From here\n >quoted", false, "From here\n>quoted"),  // space-stuffing removed
             ("para \n\nnext", false, "para \n\nnext"),  // a flowed line never swallows the blank line
             ("text \n-- \nBob", false, "text \n-- \nBob"),  // "-- " is never flowed and is not joined into
         ])
