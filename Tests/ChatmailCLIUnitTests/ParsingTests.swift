@@ -1,3 +1,6 @@
+import ArgumentParser
+import Foundation
+import TerminalUI
 import Testing
 
 @testable import ChatmailCLI
