@@ -89,7 +89,6 @@ let package = Package(
                 "Digest",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -126,10 +125,7 @@ let package = Package(
         // Sync: the sync engine, the persister mapping and mailbox import.
         .target(
             name: "ChatmailSync",
-            dependencies: [
-                "ChatmailStore", "MailText", "Digest", "GmailAPI", "GmailModel",
-                .product(name: "Logging", package: "swift-log"),
-            ],
+            dependencies: ["ChatmailStore", "MailText", "Digest", "GmailAPI", "GmailModel"],
             swiftSettings: strictSettings
         ),
         // glibc's wcwidth, which Swift's Glibc module does not show.
