@@ -130,11 +130,19 @@ let package = Package(
         ),
         // glibc's wcwidth, which Swift's Glibc module does not show.
         .target(name: "CWidth"),
+        // What every output format shares: times and sizes for people, and email-derived text made safe
+        // to print (`TerminalSafeText`). Below TerminalUI, JSONOutput and MarkdownExport, so the formats
+        // that do not draw on a terminal need not depend on it.
+        .target(
+            name: "TextFormatting",
+            dependencies: ["TextSafety"],
+            swiftSettings: strictSettings
+        ),
         // Text for a terminal: width, wrapping, colour, glyphs, and the renderers of lists, chats,
         // search results and status, drawn from its own view models: it knows no store type.
         .target(
             name: "TerminalUI",
-            dependencies: ["TextSafety", "CWidth"],
+            dependencies: ["TextFormatting", "CWidth"],
             swiftSettings: strictSettings
         ),
         // A raw-mode terminal on Glibc termios: keys, size, signals, and frames drawn by diffing.
@@ -143,7 +151,8 @@ let package = Package(
             dependencies: ["CWidth"],
             swiftSettings: strictSettings
         ),
-        // The views of stored records that TerminalUI draws: the one module that knows both sides.
+        // The views of stored records that TerminalUI draws: the one place records become TerminalUI's view
+        // models, so neither module depends on the other.
         .target(
             name: "RecordViews",
             dependencies: ["ChatmailStore", "TerminalUI"],
@@ -154,21 +163,23 @@ let package = Package(
         .target(
             name: "ChatmailApp",
             dependencies: [
-                "TerminalKit", "TerminalUI", "RecordViews", "ChatmailStore", "ChatmailSync", "GmailAPI",
+                "TerminalKit", "TerminalUI", "TextFormatting", "RecordViews", "ChatmailStore", "ChatmailSync",
+                "GmailAPI",
             ],
             swiftSettings: strictSettings
         ),
-        // The `--json` encodings scripts read.
+        // The `--json` encodings scripts read. TerminalUI only for `view --json`, which encodes the
+        // `MessageView` that `view` builds from a parsed message; nothing here draws on a terminal.
         .target(
             name: "JSONOutput",
-            dependencies: ["ChatmailStore", "TerminalUI"],
+            dependencies: ["ChatmailStore", "TextFormatting", "TerminalUI"],
             swiftSettings: strictSettings
         ),
         // `chatmail export`: Markdown rendering and the files it writes (safe names, atomic writes,
         // up-to-date checks, the index). Attachment bytes come from a fetcher the caller passes in.
         .target(
             name: "MarkdownExport",
-            dependencies: ["ChatmailStore", "TerminalUI"],
+            dependencies: ["ChatmailStore", "TextFormatting"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -183,6 +194,7 @@ let package = Package(
                 "GmailModel",
                 "MailText",
                 "TerminalUI",
+                "TextFormatting",
                 "RecordViews",
                 "JSONOutput",
                 "MarkdownExport",
@@ -210,6 +222,7 @@ let package = Package(
                 "GmailEmulator",
                 "TerminalKit",
                 "TerminalUI",
+                "TextFormatting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -265,14 +278,16 @@ let package = Package(
         ),
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", "RecordViews", "JSONOutput", "MarkdownExport", "ChatmailStore"],
+            dependencies: [
+                "TerminalUI", "TextFormatting", "RecordViews", "JSONOutput", "MarkdownExport", "ChatmailStore",
+            ],
             // Golden files are read from the source tree, so `CHATMAIL_UPDATE_GOLDENS=1` can rewrite them.
             exclude: ["Golden"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ChatmailAppTests",
-            dependencies: ["ChatmailApp", "ChatmailStore", "TerminalKit", "TerminalUI"],
+            dependencies: ["ChatmailApp", "ChatmailStore", "TerminalKit", "TerminalUI", "TextFormatting"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -282,7 +297,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MarkdownExportTests",
-            dependencies: ["MarkdownExport", "TerminalUI", "ChatmailStore", "CommonMarkTestSupport"],
+            dependencies: ["MarkdownExport", "TextFormatting", "ChatmailStore", "CommonMarkTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

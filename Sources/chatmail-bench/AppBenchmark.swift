@@ -6,6 +6,7 @@ import GmailAPI
 import GmailEmulator
 import TerminalKit
 import TerminalUI
+import TextFormatting
 
 /// `chatmail-bench app`: the interactive app's speed on a 100,000-message store.
 ///

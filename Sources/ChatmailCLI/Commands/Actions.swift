@@ -4,6 +4,7 @@ import ChatmailSync
 import Foundation
 import JSONOutput
 import TerminalUI
+import TextFormatting
 
 /// What every action command takes: `<person>` or `--message ID`, and `--json`.
 struct ActionOptions: ParsableArguments {

@@ -4,6 +4,7 @@ import ChatmailSync
 import Foundation
 import JSONOutput
 import TerminalUI
+import TextFormatting
 
 /// `chatmail rules`: allow, deny and mute rules, kept in the store and applied to mail as it syncs.
 struct Rules: AsyncParsableCommand {

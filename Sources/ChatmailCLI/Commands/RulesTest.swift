@@ -3,6 +3,7 @@ import ChatmailStore
 import ChatmailSync
 import JSONOutput
 import TerminalUI
+import TextFormatting
 
 extension Rules {
     /// `rules test FILE.eml`: which rule would decide a message, and why, without storing anything.

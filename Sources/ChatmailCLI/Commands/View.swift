@@ -5,6 +5,7 @@ import JSONOutput
 import MailText
 import RecordViews
 import TerminalUI
+import TextFormatting
 
 /// `chatmail view`: renders any raw RFC 5322 message as a bubble; usable as a mail-client filter.
 struct View: AsyncParsableCommand {
