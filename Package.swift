@@ -159,12 +159,20 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The interactive app's pure core: state, events, effects, the reducer and the frame view. It runs
-        // nothing itself; a runtime executes its effects and feeds the results back as events.
+        // nothing itself, so it depends on neither sync nor Gmail: its state holds store records, its keys
+        // and frames are TerminalKit's.
         .target(
             name: "ChatmailApp",
+            dependencies: ["TerminalKit", "TerminalUI", "TextFormatting", "RecordViews", "ChatmailStore"],
+            swiftSettings: strictSettings
+        ),
+        // The app's runtime: the run loop on a raw terminal, and the effects run against the store, the
+        // action queue, the outbox, sync and Gmail, their results fed back to the core as events.
+        .target(
+            name: "ChatmailAppRuntime",
             dependencies: [
-                "TerminalKit", "TerminalUI", "TextFormatting", "RecordViews", "ChatmailStore", "ChatmailSync",
-                "GmailAPI",
+                "ChatmailApp", "ChatmailStore", "ChatmailSync", "GmailAPI", "TerminalKit", "TerminalUI",
+                "TextFormatting",
             ],
             swiftSettings: strictSettings
         ),
@@ -186,6 +194,7 @@ let package = Package(
             name: "ChatmailCLI",
             dependencies: [
                 "ChatmailApp",
+                "ChatmailAppRuntime",
                 "ChatmailDemoMailbox",
                 "ChatmailStore",
                 "ChatmailSync",
@@ -214,6 +223,7 @@ let package = Package(
             name: "chatmail-bench",
             dependencies: [
                 "ChatmailApp",
+                "ChatmailAppRuntime",
                 "ChatmailStore",
                 "ChatmailSync",
                 "EmulatorLauncher",
@@ -285,9 +295,15 @@ let package = Package(
             exclude: ["Golden"],
             swiftSettings: strictSettings
         ),
+        // The reducer and the views, built and tested without the sync engine or a Gmail client.
         .testTarget(
             name: "ChatmailAppTests",
             dependencies: ["ChatmailApp", "ChatmailStore", "TerminalKit", "TerminalUI", "TextFormatting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ChatmailAppRuntimeTests",
+            dependencies: ["ChatmailAppRuntime"],
             swiftSettings: strictSettings
         ),
         .testTarget(
