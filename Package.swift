@@ -155,7 +155,7 @@ let package = Package(
         // models, so neither module depends on the other.
         .target(
             name: "RecordViews",
-            dependencies: ["ChatmailStore", "TerminalUI"],
+            dependencies: ["ChatmailStore", "TerminalUI", "TextFormatting"],
             swiftSettings: strictSettings
         ),
         // The interactive app's pure core: state, events, effects, the reducer and the frame view. It runs
@@ -320,7 +320,8 @@ let package = Package(
             name: "ChatmailCLITests",
             // Depends on the executable so `swift test` always builds the binary the end-to-end tests run.
             dependencies: [
-                "ChatmailCLI", "ChatmailStore", "EmulatorLauncher", "GmailAPI", "GmailModel", "TerminalUI", "chatmail",
+                "ChatmailCLI", "ChatmailStore", "EmulatorLauncher", "GmailAPI", "GmailModel", "RecordViews",
+                "TerminalUI", "chatmail",
                 "ChatmailTestSupport", "CommonMarkTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),

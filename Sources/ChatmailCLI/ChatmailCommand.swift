@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JSONOutput
 import Logging
 import TerminalUI
 import TextFormatting
