@@ -219,6 +219,13 @@ let package = Package(
             dependencies: ["ChatmailCLI"],
             swiftSettings: strictSettings
         ),
+        // Scores the text pipeline's bubbles against the expected texts of an evaluation set
+        // (`Fixtures/quality`): a library, so its tests run it in-process; `chatmail-bench quality` prints it.
+        .target(
+            name: "TextQuality",
+            dependencies: ["MailText"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "chatmail-bench",
             dependencies: [
@@ -233,6 +240,7 @@ let package = Package(
                 "TerminalKit",
                 "TerminalUI",
                 "TextFormatting",
+                "TextQuality",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -250,6 +258,11 @@ let package = Package(
         .testTarget(
             name: "MailTextTests",
             dependencies: ["MailText", "GmailModel"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TextQualityTests",
+            dependencies: ["TextQuality", "MailText"],
             swiftSettings: strictSettings
         ),
         .testTarget(
