@@ -132,7 +132,7 @@ let package = Package(
         .target(name: "CWidth"),
         // What every output format shares: times and sizes for people, and email-derived text made safe
         // to print (`TerminalSafeText`). Below TerminalUI, JSONOutput and MarkdownExport, so the formats
-        // that do not draw on a terminal need not depend on it.
+        // that draw nothing on a terminal need not depend on TerminalUI.
         .target(
             name: "TextFormatting",
             dependencies: ["TextSafety"],
