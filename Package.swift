@@ -89,7 +89,6 @@ let package = Package(
                 "Digest",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -126,19 +125,24 @@ let package = Package(
         // Sync: the sync engine, the persister mapping and mailbox import.
         .target(
             name: "ChatmailSync",
-            dependencies: [
-                "ChatmailStore", "MailText", "Digest", "GmailAPI", "GmailModel",
-                .product(name: "Logging", package: "swift-log"),
-            ],
+            dependencies: ["ChatmailStore", "MailText", "Digest", "GmailAPI", "GmailModel"],
             swiftSettings: strictSettings
         ),
         // glibc's wcwidth, which Swift's Glibc module does not show.
         .target(name: "CWidth"),
+        // What every output format shares: times and sizes for people, and email-derived text made safe
+        // to print (`TerminalSafeText`). Below TerminalUI, JSONOutput and MarkdownExport, so the formats
+        // that draw nothing on a terminal need not depend on TerminalUI.
+        .target(
+            name: "TextFormatting",
+            dependencies: ["TextSafety"],
+            swiftSettings: strictSettings
+        ),
         // Text for a terminal: width, wrapping, colour, glyphs, and the renderers of lists, chats,
         // search results and status, drawn from its own view models: it knows no store type.
         .target(
             name: "TerminalUI",
-            dependencies: ["TextSafety", "CWidth"],
+            dependencies: ["TextFormatting", "CWidth"],
             swiftSettings: strictSettings
         ),
         // A raw-mode terminal on Glibc termios: keys, size, signals, and frames drawn by diffing.
@@ -147,38 +151,50 @@ let package = Package(
             dependencies: ["CWidth"],
             swiftSettings: strictSettings
         ),
-        // The views of stored records that TerminalUI draws: the one module that knows both sides.
+        // The views of stored records that TerminalUI draws: the one place records become TerminalUI's view
+        // models, so neither module depends on the other.
         .target(
             name: "RecordViews",
-            dependencies: ["ChatmailStore", "TerminalUI"],
+            dependencies: ["ChatmailStore", "TerminalUI", "TextFormatting"],
             swiftSettings: strictSettings
         ),
         // The interactive app's pure core: state, events, effects, the reducer and the frame view. It runs
-        // nothing itself; a runtime executes its effects and feeds the results back as events.
+        // nothing itself, so it depends on neither sync nor Gmail: its state holds store records, its keys
+        // and frames are TerminalKit's.
         .target(
             name: "ChatmailApp",
+            dependencies: ["TerminalKit", "TerminalUI", "TextFormatting", "RecordViews", "ChatmailStore"],
+            swiftSettings: strictSettings
+        ),
+        // The app's runtime: the run loop on a raw terminal, and the effects run against the store, the
+        // action queue, the outbox, sync and Gmail, their results fed back to the core as events.
+        .target(
+            name: "ChatmailAppRuntime",
             dependencies: [
-                "TerminalKit", "TerminalUI", "RecordViews", "ChatmailStore", "ChatmailSync", "GmailAPI",
+                "ChatmailApp", "ChatmailStore", "ChatmailSync", "GmailAPI", "TerminalKit", "TerminalUI",
+                "TextFormatting",
             ],
             swiftSettings: strictSettings
         ),
-        // The `--json` encodings scripts read.
+        // The `--json` encodings scripts read. TerminalUI only for `view --json`, which encodes the
+        // `MessageView` that `view` builds from a parsed message; nothing here draws on a terminal.
         .target(
             name: "JSONOutput",
-            dependencies: ["ChatmailStore", "TerminalUI"],
+            dependencies: ["ChatmailStore", "TextFormatting", "TerminalUI"],
             swiftSettings: strictSettings
         ),
         // `chatmail export`: Markdown rendering and the files it writes (safe names, atomic writes,
         // up-to-date checks, the index). Attachment bytes come from a fetcher the caller passes in.
         .target(
             name: "MarkdownExport",
-            dependencies: ["ChatmailStore", "TerminalUI"],
+            dependencies: ["ChatmailStore", "TextFormatting"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "ChatmailCLI",
             dependencies: [
                 "ChatmailApp",
+                "ChatmailAppRuntime",
                 "ChatmailDemoMailbox",
                 "ChatmailStore",
                 "ChatmailSync",
@@ -187,6 +203,7 @@ let package = Package(
                 "GmailModel",
                 "MailText",
                 "TerminalUI",
+                "TextFormatting",
                 "RecordViews",
                 "JSONOutput",
                 "MarkdownExport",
@@ -202,10 +219,18 @@ let package = Package(
             dependencies: ["ChatmailCLI"],
             swiftSettings: strictSettings
         ),
+        // Scores the text pipeline's bubbles against the expected texts of an evaluation set
+        // (`Fixtures/quality`): a library, so its tests run it in-process; `chatmail-bench quality` prints it.
+        .target(
+            name: "TextQuality",
+            dependencies: ["MailText"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "chatmail-bench",
             dependencies: [
                 "ChatmailApp",
+                "ChatmailAppRuntime",
                 "ChatmailStore",
                 "ChatmailSync",
                 "EmulatorLauncher",
@@ -214,6 +239,8 @@ let package = Package(
                 "GmailEmulator",
                 "TerminalKit",
                 "TerminalUI",
+                "TextFormatting",
+                "TextQuality",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -231,6 +258,11 @@ let package = Package(
         .testTarget(
             name: "MailTextTests",
             dependencies: ["MailText", "GmailModel"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TextQualityTests",
+            dependencies: ["TextQuality", "MailText"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -271,14 +303,22 @@ let package = Package(
         ),
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", "RecordViews", "JSONOutput", "MarkdownExport", "ChatmailStore"],
+            dependencies: [
+                "TerminalUI", "TextFormatting", "RecordViews", "JSONOutput", "MarkdownExport", "ChatmailStore",
+            ],
             // Golden files are read from the source tree, so `CHATMAIL_UPDATE_GOLDENS=1` can rewrite them.
             exclude: ["Golden"],
             swiftSettings: strictSettings
         ),
+        // The reducer and the views, built and tested without the sync engine or a Gmail client.
         .testTarget(
             name: "ChatmailAppTests",
-            dependencies: ["ChatmailApp", "ChatmailStore", "TerminalKit", "TerminalUI"],
+            dependencies: ["ChatmailApp", "ChatmailStore", "TerminalKit", "TerminalUI", "TextFormatting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ChatmailAppRuntimeTests",
+            dependencies: ["ChatmailAppRuntime"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -289,7 +329,7 @@ let package = Package(
         .testTarget(
             name: "MarkdownExportTests",
             dependencies: [
-                "MarkdownExport", "TerminalUI", "ChatmailStore", "ChatmailTestSupport", "CommonMarkTestSupport",
+                "MarkdownExport", "TextFormatting", "ChatmailStore", "ChatmailTestSupport", "CommonMarkTestSupport",
             ],
             swiftSettings: strictSettings
         ),
@@ -307,7 +347,8 @@ let package = Package(
             name: "ChatmailCLITests",
             // Depends on the executable so `swift test` always builds the binary the end-to-end tests run.
             dependencies: [
-                "ChatmailCLI", "ChatmailStore", "EmulatorLauncher", "GmailAPI", "GmailModel", "TerminalUI", "chatmail",
+                "ChatmailCLI", "ChatmailStore", "EmulatorLauncher", "GmailAPI", "GmailModel", "RecordViews",
+                "TerminalUI", "chatmail",
                 "ChatmailTestSupport", "CommonMarkTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),

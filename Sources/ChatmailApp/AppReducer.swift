@@ -1,6 +1,7 @@
 import ChatmailStore
 import TerminalKit
 import TerminalUI
+import TextFormatting
 
 /// The app's behaviour: `(state, event) → state + effects`. It does no I/O and reads no clock, so every
 /// key and every result can be tested by feeding events to a state.

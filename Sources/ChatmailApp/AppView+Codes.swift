@@ -1,5 +1,6 @@
 import ChatmailStore
 import TerminalUI
+import TextFormatting
 
 extension AppView {
     /// The codes drawer over the panes' lower rows: a rule, a title naming the keys, then a row per code,

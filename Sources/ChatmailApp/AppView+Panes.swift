@@ -2,6 +2,7 @@ import ChatmailStore
 import RecordViews
 import TerminalKit
 import TerminalUI
+import TextFormatting
 
 extension AppView {
     /// Columns the selection marker takes before each row: "> " on the selected one.

@@ -1,5 +1,6 @@
 import TerminalKit
 import TerminalUI
+import TextFormatting
 
 /// Draws the app: a pure function of the state, the size and the presentation choices.
 ///

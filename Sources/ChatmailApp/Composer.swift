@@ -1,6 +1,7 @@
 import ChatmailStore
 import Foundation
 import TerminalUI
+import TextFormatting
 
 /// The message being written at the bottom of the screen: a reply, or a new message that first asks
 /// for its addresses and subject.

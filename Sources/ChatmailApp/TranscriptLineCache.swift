@@ -2,6 +2,7 @@ import ChatmailStore
 import Foundation
 import Synchronization
 import TerminalUI
+import TextFormatting
 
 /// The last transcript drawn, as lines, so a frame that shows the same transcript (a scroll, a list
 /// move, a tick) slices it instead of drawing every bubble again.

@@ -1,6 +1,7 @@
 import ChatmailStore
 import RecordViews
 import TerminalUI
+import TextFormatting
 
 /// The open conversation as lines for the transcript pane, drawn by the same ``TranscriptRenderer``
 /// as `chatmail show`; the reducer measures with it too, so scrolling clamps to what the view draws.

@@ -2,6 +2,7 @@ import ChatmailStore
 import Foundation
 import Logging
 import TerminalUI
+import TextFormatting
 
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import JSONOutput
 import Logging
 import TerminalUI
+import TextFormatting
 
 #if canImport(Glibc)
 import Glibc

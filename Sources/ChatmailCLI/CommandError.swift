@@ -2,6 +2,7 @@ import ChatmailStore
 import Foundation
 import MailText
 import TerminalUI
+import TextFormatting
 
 /// Errors raised by the commands themselves.
 enum CommandError: Error, Sendable {

@@ -4,6 +4,7 @@ import Foundation
 import GmailAPI
 import MarkdownExport
 import TerminalUI
+import TextFormatting
 
 /// The process exit codes scripts rely on, and the ONE mapping from error kinds to them.
 enum ExitStatus: Int32, Sendable {

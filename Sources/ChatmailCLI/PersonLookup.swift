@@ -2,6 +2,7 @@ import ArgumentParser
 import ChatmailStore
 import Foundation
 import TerminalUI
+import TextFormatting
 
 /// Turning `<person>` into a conversation, and a conversation back into the command that opens it.
 enum PersonLookup {

@@ -1,5 +1,5 @@
 import ChatmailStore
-import TerminalUI
+import TextFormatting
 
 extension JSONRenderer {
     /// `codes --json`: an array of `{code, service, from, receivedAt, gmailId}`, newest first.

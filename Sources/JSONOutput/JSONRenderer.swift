@@ -1,6 +1,6 @@
 import ChatmailStore
 import Foundation
-import TerminalUI
+import TextFormatting
 
 /// Renders store values as the JSON shapes scripts read (camelCase keys, ISO 8601 dates with offset).
 ///
@@ -122,11 +122,6 @@ struct AddressJSON: Encodable {
     init(_ address: EmailAddress) {
         self.address = address.address
         self.name = address.name
-    }
-
-    init(_ person: Person) {
-        self.address = person.address
-        self.name = person.name
     }
 
     func encode(to encoder: any Encoder) throws {

@@ -1,5 +1,6 @@
 import ChatmailStore
 import TerminalUI
+import TextFormatting
 
 extension JSONRenderer {
     /// `view --json`: `{from, to, cc, subject, date, text, quotedTextRemoved, isNewsletter,
@@ -17,6 +18,15 @@ extension JSONRenderer {
                     AttachmentJSON(filename: $0.filename, mimeType: $0.mimeType, size: $0.size)
                 },
                 sanitizedHtml: view.sanitizedHTML))
+    }
+}
+
+// `view` shows a message that was never stored, as TerminalUI's `Person`: the one place JSON reads a
+// TerminalUI value.
+extension AddressJSON {
+    init(_ person: Person) {
+        self.address = person.address
+        self.name = person.name
     }
 }
 

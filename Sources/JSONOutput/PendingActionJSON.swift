@@ -1,5 +1,5 @@
 import ChatmailStore
-import TerminalUI
+import TextFormatting
 
 extension JSONRenderer {
     /// `pending --json`: an array of `{id, kind, target, status, attempts, nextAttemptAt, lastError}`.

@@ -1,5 +1,5 @@
 import ChatmailStore
-import TerminalUI
+import TextFormatting
 
 extension JSONRenderer {
     /// `rules --json`: an array of `{id, action, on, pattern, archive, createdAt}`, oldest first.

@@ -1,5 +1,5 @@
 import ChatmailStore
-import TerminalUI
+import TextFormatting
 
 extension JSONRenderer {
     /// The results as JSON: an array of `{conversation:{id,title}, open, messageId, gmailId, from,

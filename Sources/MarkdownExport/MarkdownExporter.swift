@@ -1,6 +1,6 @@
 import ChatmailStore
 import Foundation
-import TerminalUI
+import TextFormatting
 
 /// Writes conversations as Markdown files: one to a file or stdout, or all of them into a directory
 /// with an `index.md`.

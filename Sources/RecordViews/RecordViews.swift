@@ -1,8 +1,8 @@
 import ChatmailStore
 import TerminalUI
 
-// The views of stored records: the one place that knows both the store's records and what the
-// terminal renderers draw, so neither side depends on the other. Ids stay behind here; a view keeps
+// The views of stored records: the one place that turns the store's records into what the terminal
+// renderers draw, so neither side depends on the other. Ids stay behind here; a view keeps
 // only what is shown.
 
 extension Person {

@@ -1,11 +1,13 @@
 import ArgumentParser
 import ChatmailApp
+import ChatmailAppRuntime
 import ChatmailStore
 import Foundation
 import GmailAPI
 import GmailEmulator
 import TerminalKit
 import TerminalUI
+import TextFormatting
 
 /// `chatmail-bench app`: the interactive app's speed on a 100,000-message store.
 ///

@@ -3,6 +3,7 @@ import ChatmailStore
 import TerminalKit
 import TerminalUI
 import Testing
+import TextFormatting
 
 @Suite("App view: frames")
 struct AppViewTests {

@@ -3,6 +3,7 @@ import ChatmailStore
 import TerminalKit
 import TerminalUI
 import Testing
+import TextFormatting
 
 @Suite("App: the screener's filter and count, the codes drawer")
 struct ScreenerCodesTests {

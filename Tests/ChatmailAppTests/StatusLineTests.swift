@@ -3,6 +3,7 @@ import ChatmailStore
 import TerminalKit
 import TerminalUI
 import Testing
+import TextFormatting
 
 /// The status line at the width of a common terminal: whose mail this is comes first, and what is
 /// happening (an error, a note) is shortened rather than the account's name.

@@ -1,4 +1,5 @@
 import ChatmailStore
+import RecordViews
 import Testing
 
 @testable import ChatmailCLI

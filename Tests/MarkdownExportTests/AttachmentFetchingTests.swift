@@ -1,7 +1,7 @@
 import ChatmailStore
 import Foundation
-import TerminalUI
 import Testing
+import TextFormatting
 
 @testable import MarkdownExport
 

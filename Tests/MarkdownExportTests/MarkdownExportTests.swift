@@ -2,8 +2,8 @@ import ChatmailStore
 import CommonMarkTestSupport
 import Foundation
 import FoundationXML
-import TerminalUI
 import Testing
+import TextFormatting
 
 @testable import MarkdownExport
 

@@ -1,8 +1,8 @@
 import CommonMarkTestSupport
 import Foundation
 import FoundationXML
-import TerminalUI
 import Testing
+import TextFormatting
 
 @testable import MarkdownExport
 

@@ -4,6 +4,7 @@ import JSONOutput
 import MarkdownExport
 import RecordViews
 import Testing
+import TextFormatting
 
 @testable import TerminalUI
 

@@ -2,6 +2,7 @@ import ChatmailStore
 import Foundation
 import RecordViews
 import Testing
+import TextFormatting
 
 @testable import TerminalUI
 

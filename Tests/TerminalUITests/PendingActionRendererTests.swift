@@ -3,6 +3,7 @@ import Foundation
 import JSONOutput
 import RecordViews
 import Testing
+import TextFormatting
 
 @testable import TerminalUI
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TextFormatting
 
 @testable import TerminalUI
 

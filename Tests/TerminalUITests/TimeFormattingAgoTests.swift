@@ -1,6 +1,7 @@
 import Foundation
 import TerminalUI
 import Testing
+import TextFormatting
 
 @Suite struct TimeFormattingAgoTests {
     static let now: Int64 = 1_741_262_400_000  // Thu 6 Mar 2025 12:00 UTC

@@ -4,6 +4,7 @@ import ChatmailSync
 import Foundation
 import JSONOutput
 import TerminalUI
+import TextFormatting
 
 /// What every action command takes: `<person>` or `--message ID`, and `--json`.
 struct ActionOptions: ParsableArguments {
@@ -69,7 +70,10 @@ enum ActionRunner {
         if options.json {
             try env.write(
                 try JSONRenderer(time: env.time).encode(
-                    ActionResultJSON(kind: kind, target: shownTarget, outcome: outcome)))
+                    ActionResultJSON(
+                        kind: kind, target: shownTarget, messagesChanged: outcome.messagesChanged,
+                        actionId: outcome.action?.id, cancelled: outcome.cancelled,
+                        alreadyQueued: outcome.alreadyQueued)))
         } else {
             try env.write(summary(kind, target: shownTarget, countingMessages: options.message == nil, outcome) + "\n")
         }
@@ -106,37 +110,6 @@ enum ActionRunner {
         }
         return line
     }
-}
-
-/// `archive --json` and friends.
-struct ActionResultJSON: Encodable {
-    var kind: String
-    var target: String
-    var messagesChanged: Int
-    var actionId: Int64?
-    var cancelled: Int
-    var alreadyQueued: Int
-
-    init(kind: PendingActionKind, target: String, outcome: ActionQueue.Outcome) {
-        self.kind = kind.rawValue
-        self.target = target
-        self.messagesChanged = outcome.messagesChanged
-        self.actionId = outcome.action?.id.rawValue
-        self.cancelled = outcome.cancelled
-        self.alreadyQueued = outcome.alreadyQueued
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(target, forKey: .target)
-        try container.encode(messagesChanged, forKey: .messagesChanged)
-        try container.encode(actionId, forKey: .actionId)  // null when nothing is left to send
-        try container.encode(cancelled, forKey: .cancelled)
-        try container.encode(alreadyQueued, forKey: .alreadyQueued)
-    }
-
-    enum CodingKeys: String, CodingKey { case kind, target, messagesChanged, actionId, cancelled, alreadyQueued }
 }
 
 struct Archive: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChatmailApp
+import ChatmailAppRuntime
 import ChatmailStore
 import Foundation
 import GmailAPI

@@ -3,6 +3,7 @@ import ChatmailStore
 import Foundation
 import JSONOutput
 import TerminalUI
+import TextFormatting
 
 /// `chatmail codes`: the one-time codes in recent mail, newest first.
 struct Codes: AsyncParsableCommand {

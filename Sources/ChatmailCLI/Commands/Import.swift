@@ -4,6 +4,7 @@ import ChatmailSync
 import Foundation
 import Logging
 import TerminalUI
+import TextFormatting
 
 /// `chatmail import`: loads `.eml` files, a directory of them, or an mbox (Google Takeout) into the store.
 struct Import: AsyncParsableCommand {

@@ -51,7 +51,11 @@ struct Pending: AsyncParsableCommand {
             let sender = PendingActionSender(store: store, gmail: connection.client, clock: env.clock)
             let summary = try await sender.run(account: account.id)
             if json {
-                try env.write(try JSONRenderer(time: env.time).encode(PendingRunJSON(summary)))
+                let document = PendingRunJSON(
+                    sent: summary.sent, failed: summary.failed, abandoned: summary.abandoned,
+                    waiting: summary.waiting, rechecked: summary.rechecked,
+                    error: summary.unreachable.map { JSONError($0) })
+                try env.write(try JSONRenderer(time: env.time).encode(document))
                 if let unreachable = summary.unreachable { throw ErrorReportedInJSON(error: unreachable) }
                 return
             }

@@ -2,7 +2,9 @@ import ArgumentParser
 import ChatmailStore
 import ChatmailSync
 import JSONOutput
+import RecordViews
 import TerminalUI
+import TextFormatting
 
 extension Rules {
     /// `rules test FILE.eml`: which rule would decide a message, and why, without storing anything.
@@ -19,12 +21,12 @@ extension Rules {
             let env = AppEnvironment(global)
             let store = try env.openExistingStore()
             let account = try env.selectedAccount(in: store)
-            let bytes = try InputReader.read(file)
+            let bytes = try CommandInput.read(file)
             let subject: RuleSubject
             do {
                 subject = try RuleBook.subject(ofRawMessage: bytes)
             } catch let error as RuleBook.NotAMessage {
-                throw CommandError.notAMessage(InputReader.name(file), error.rejection)
+                throw CommandError.notAMessage(CommandInput.name(file), error.rejection)
             }
             let aliases = try store.aliases(of: account.id)
             // As the store decides it: the first author says whether a message is mine.

@@ -2,6 +2,7 @@ import ArgumentParser
 import ChatmailStore
 import ChatmailSync
 import Foundation
+import RecordViews
 
 extension Rules {
     /// `rules export`: the rules as TOML, for dotfiles.
@@ -37,11 +38,11 @@ extension Rules {
             let env = AppEnvironment(global)
             let store = try env.openExistingStore()
             let account = try env.selectedAccount(in: store)
-            let bytes = try InputReader.read(file)
+            let bytes = try CommandInput.read(file)
             guard let text = String(validating: bytes, as: UTF8.self) else {
-                throw RulesFileError.syntax(source: InputReader.name(file), line: nil, reason: "it is not UTF-8 text")
+                throw RulesFileError.syntax(source: CommandInput.name(file), line: nil, reason: "it is not UTF-8 text")
             }
-            let drafts = try RulesFile.parse(text, source: InputReader.name(file))
+            let drafts = try RulesFile.parse(text, source: CommandInput.name(file))
             let change = try await RuleBook(store: store).importRules(drafts, replacing: replace, account: account.id)
             var out = "Imported \(drafts.count == 1 ? "1 rule" : "\(drafts.count) rules"): "
             out += "\(change.added.count) new, \(change.updated.count) changed"

@@ -17,7 +17,7 @@ struct Sanitize: AsyncParsableCommand {
 
     func run() async throws {
         let env = AppEnvironment(GlobalOptions(output: output))
-        let html = try InputReader.nonEmptyText(try InputReader.read(file), what: "HTML")
+        let html = try CommandInput.nonEmptyText(try CommandInput.read(file), what: "HTML")
         let sanitizer = HTMLSanitizer(options: .init(blockRemoteImages: !allowRemoteImages))
         let output = sanitizer.sanitize(html)
         try env.write(output.hasSuffix("\n") ? output : output + "\n")

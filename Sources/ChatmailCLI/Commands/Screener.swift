@@ -2,6 +2,7 @@ import ArgumentParser
 import ChatmailStore
 import ChatmailSync
 import Foundation
+import RecordViews
 import TerminalUI
 
 /// `chatmail screener on|off`: hold conversations with people you have never written to.

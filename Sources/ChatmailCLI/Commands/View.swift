@@ -5,6 +5,7 @@ import JSONOutput
 import MailText
 import RecordViews
 import TerminalUI
+import TextFormatting
 
 /// `chatmail view`: renders any raw RFC 5322 message as a bubble; usable as a mail-client filter.
 struct View: AsyncParsableCommand {
@@ -26,20 +27,20 @@ struct View: AsyncParsableCommand {
 
     func run() async throws {
         let env = AppEnvironment(GlobalOptions(output: output))
-        let bytes = try InputReader.read(file)
+        let bytes = try CommandInput.read(file)
         let pipeline = TextPipeline()
         let view: MessageView
         switch body {
         case .html?:
-            let text = pipeline.text(ofHTML: try InputReader.nonEmptyText(bytes, what: "HTML"))
+            let text = pipeline.text(ofHTML: try CommandInput.nonEmptyText(bytes, what: "HTML"))
             view = MessageView(body: text)
         case .text?:
-            let text = pipeline.text(ofPlain: try InputReader.nonEmptyText(bytes, what: "text"))
+            let text = pipeline.text(ofPlain: try CommandInput.nonEmptyText(bytes, what: "text"))
             view = MessageView(body: text)
         case nil:
             let parsed = ParsedMessage(raw: bytes)
             if let rejection = MessageValidation.rejection(of: parsed, bytes: bytes) {
-                throw CommandError.notAMessage(InputReader.name(file), rejection)
+                throw CommandError.notAMessage(CommandInput.name(file), rejection)
             }
             view = MessageView(pipeline.process(parsed))
         }
@@ -74,30 +75,5 @@ extension MessageView {
             from: nil, to: [], cc: [], subject: "", dateMs: nil, text: text.text, originalText: text.originalText,
             quotedTextRemoved: text.quotedTextRemoved, isNewsletter: false, newsletterReasons: [], attachments: [],
             sanitizedHTML: text.sanitizedHTML)
-    }
-}
-
-/// Reads command input from a file or stdin.
-enum InputReader {
-    static func read(_ path: String) throws -> [UInt8] {
-        if path == "-" {
-            return [UInt8](FileHandle.standardInput.readDataToEndOfFile())
-        }
-        guard FileManager.default.fileExists(atPath: path) else { throw CommandError.badInput("\(path): no such file") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandError.badInput("\(path): cannot be read")
-        }
-        return [UInt8](data)
-    }
-
-    static func name(_ path: String) -> String { path == "-" ? "stdin" : path }
-
-    /// The input as text (UTF-8, invalid bytes replaced), refusing empty input.
-    static func nonEmptyText(_ bytes: [UInt8], what: String) throws -> String {
-        let text = CharsetDecoder.decode(bytes, charset: nil)
-        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw CommandError.badInput("the \(what) input is empty")
-        }
-        return text
     }
 }

@@ -5,6 +5,7 @@ import GmailAPI
 import JSONOutput
 import MailText
 import TerminalUI
+import TextFormatting
 
 /// What `reply` and `send` share: queue the message (stored before any network call), then try to
 /// send it at once, and say which of the two happened.

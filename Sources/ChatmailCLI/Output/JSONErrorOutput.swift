@@ -10,16 +10,9 @@ protocol JSONOutputCommand {
     var printsJSON: Bool { get }
 }
 
-/// A failure as JSON: the exit code, its stable name, and the message printed on stderr.
-struct JSONError: Encodable, Sendable {
-    var code: Int32
-    var kind: String
-    var message: String
-
+extension JSONError {
     init(status: ExitStatus, message: String) {
-        code = status.code
-        kind = status.kind
-        self.message = message
+        self.init(code: status.code, kind: status.kind, message: message)
     }
 
     /// The status and message chatmail reports for `error`.
@@ -28,14 +21,7 @@ struct JSONError: Encodable, Sendable {
     }
 }
 
-/// The document a failed `--json` run prints: `{"error": {"code": 3, "kind": "notLoggedIn", "message": "…"}}`.
-struct JSONErrorDocument: Encodable, Sendable {
-    var error: JSONError
-
-    init(_ error: JSONError) {
-        self.error = error
-    }
-
+extension JSONErrorDocument {
     /// Prints the document on stdout. The process is about to exit with the error's status, which
     /// says everything even if stdout is gone, so a failed write is not reported again.
     func write() {

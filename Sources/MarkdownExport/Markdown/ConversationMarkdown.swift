@@ -1,6 +1,6 @@
 import ChatmailStore
 import Foundation
-import TerminalUI
+import TextFormatting
 
 /// Renders a whole conversation as a CommonMark document for people to keep: YAML front matter, a
 /// title, a heading per day, and a section per message with the author, the local time and a stable

@@ -1,5 +1,5 @@
 import ChatmailStore
-import TerminalUI
+import TextFormatting
 
 /// Renders `index.md` of a directory export: one line per conversation file, newest first.
 public struct ExportIndexMarkdown: Sendable {

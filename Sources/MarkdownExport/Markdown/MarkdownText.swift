@@ -1,4 +1,4 @@
-import TerminalUI
+import TextFormatting
 
 /// Turns email text into CommonMark that renders as exactly that text.
 ///

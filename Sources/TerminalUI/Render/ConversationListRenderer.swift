@@ -1,3 +1,5 @@
+import TextFormatting
+
 /// Renders the conversation list as one line per conversation:
 /// title with unread count, snippet, and a relative time, never wider than the terminal.
 public struct ConversationListRenderer: Sendable {

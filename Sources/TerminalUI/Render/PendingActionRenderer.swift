@@ -1,3 +1,5 @@
+import TextFormatting
+
 /// Renders `chatmail pending`: one row per queued action (id, kind, status, attempts, next attempt,
 /// target), with its last error on an indented line below.
 public struct PendingActionRenderer: Sendable {

@@ -1,3 +1,5 @@
+import TextFormatting
+
 /// Renders search results: for each hit, who wrote it and when, the command that opens the
 /// conversation, the subject and a snippet with the matching words highlighted.
 ///

@@ -1,3 +1,5 @@
+import TextFormatting
+
 /// Renders `chatmail status` as aligned "label  value" lines.
 public struct StatusRenderer: Sendable {
     public var time: TimeFormatting

@@ -1,3 +1,5 @@
+import TextFormatting
+
 /// When to colour output.
 public enum ColorMode: String, Sendable, CaseIterable {
     case auto, always, never

@@ -1,3 +1,5 @@
+import TextFormatting
+
 /// What goes inside one message's bubble, wrapped to the bubble's width: the subject when the topic
 /// changes, the bubble text (or the original with `--full`), a marker where quoted text was removed,
 /// and the attachments. A newsletter becomes a compact card of its first lines.

@@ -1,3 +1,5 @@
+import TextFormatting
+
 /// Renders a transcript as a chat: day separators, a name-and-time header for each run of messages
 /// from one sender, and a bubble per message, other people's on the left and mine on the right.
 ///

@@ -1,26 +1,29 @@
 import Foundation
 
 /// One evaluation case: a whole message and the bubble text it should produce.
-struct QualityCase: Sendable {
+public struct QualityCase: Sendable {
     /// The path under the cases folder without extension, e.g. `mobile-footers/iphone-french`.
-    var name: String
+    public var name: String
     /// The first folder under the cases folder.
-    var category: String
-    var message: URL
-    var expected: URL
+    public var category: String
+    /// The `<name>.eml` file.
+    public var message: URL
+    /// The `<name>.expected.txt` file beside it: the text the bubble should show.
+    public var expected: URL
 }
 
 /// Finds the cases of an evaluation set: every `<name>.eml` with its `<name>.expected.txt` beside it.
-enum QualityCaseLoader {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+public enum QualityCaseLoader {
+    /// A set that cannot be scored as it is: unreadable, empty, or with half-written cases.
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
     static let expectedSuffix = ".expected.txt"
 
     /// The cases under `folder`, sorted by name. A message without its expected text, or an expected text
     /// without its message, is an error: a half-written case must not silently drop out of the figures.
-    static func load(from folder: URL) throws -> [QualityCase] {
+    public static func load(from folder: URL) throws -> [QualityCase] {
         let root = folder.standardizedFileURL.resolvingSymlinksInPath()
         guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else {
             throw Failure(description: "cannot read \(folder.path)")
@@ -53,25 +56,25 @@ enum QualityCaseLoader {
 }
 
 /// How one bubble compares with its expected text.
-struct QualityScore: Sendable, Equatable {
+public struct QualityScore: Sendable, Equatable {
     /// Equal once line endings and trailing whitespace are normalized.
-    var isExact: Bool
+    public var isExact: Bool
     /// Edit distance over the longer text's length, after ``QualityMetrics/lenientForm(_:)``.
-    var distance: Double
+    public var distance: Double
     /// Words of the expected text the bubble lacks (counted with multiplicity, in expected order).
-    var lostWords: [String]
+    public var lostWords: [String]
 
-    var isLenient: Bool { distance <= QualityMetrics.lenientThreshold }
+    public var isLenient: Bool { distance <= QualityMetrics.lenientThreshold }
     /// The bubble dropped text the sender wrote: the worst failure, worse than showing a quote.
-    var isOverStripped: Bool { !lostWords.isEmpty }
+    public var isOverStripped: Bool { !lostWords.isEmpty }
 }
 
 /// The comparison rules, kept free of I/O so they can be checked on tiny inputs.
-enum QualityMetrics {
+public enum QualityMetrics {
     /// A bubble within this share of edits of its expected text counts as leniently right.
-    static let lenientThreshold = 0.10
+    public static let lenientThreshold = 0.10
 
-    static func score(bubble: String, expected: String) -> QualityScore {
+    public static func score(bubble: String, expected: String) -> QualityScore {
         let exact = exactForm(bubble) == exactForm(expected)
         let left = Array(lenientForm(bubble).unicodeScalars)
         let right = Array(lenientForm(expected).unicodeScalars)
@@ -169,10 +172,10 @@ enum QualityMetrics {
 }
 
 /// A line diff small enough to read in a terminal: the lines only one side has, with their side marked.
-enum CompactDiff {
+public enum CompactDiff {
     /// `- ` lines the expected text has and the bubble lacks, `+ ` lines only the bubble has, in order,
     /// long lines cut at `width`, at most `limit` lines.
-    static func lines(expected: String, bubble: String, limit: Int = 12, width: Int = 100) -> [String] {
+    public static func lines(expected: String, bubble: String, limit: Int = 12, width: Int = 100) -> [String] {
         let old = QualityMetrics.lenientForm(expected).split(separator: "\n", omittingEmptySubsequences: false).map(
             String.init)
         let new = QualityMetrics.lenientForm(bubble).split(separator: "\n", omittingEmptySubsequences: false).map(

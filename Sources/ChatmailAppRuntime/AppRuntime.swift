@@ -1,7 +1,9 @@
+import ChatmailApp
 import ChatmailStore
 import Foundation
 import TerminalKit
 import TerminalUI
+import TextFormatting
 
 /// The app's run loop: terminal events, ticks and effect results go through the reducer one at a time;
 /// effects run off the loop; each state is drawn as a frame, which the terminal diffs against the last.

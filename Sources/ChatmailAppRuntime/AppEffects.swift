@@ -1,3 +1,4 @@
+import ChatmailApp
 import ChatmailStore
 import ChatmailSync
 import Foundation

@@ -1,11 +1,14 @@
 import Foundation
+import MailText
 import Testing
+import TextQuality
 
-/// `chatmail-bench quality`: the evaluation set in `Fixtures/quality` loads, and the scorer's metrics are
-/// right. The scorer lives in the bench executable, so these tests run the built binary; the bubbles of
-/// the tiny cases below are one-line bodies that the text pipeline passes through unchanged.
+/// The scorer behind `chatmail-bench quality`: the evaluation set in `Fixtures/quality` loads, and the
+/// metrics are right. The bubbles of the tiny cases below are one-line bodies that the text pipeline
+/// passes through unchanged.
 @Suite struct TextQualityScorerTests {
-    static let evaluationSet = packageRoot.appendingPathComponent("Fixtures/quality")
+    static let evaluationSet = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/quality")
 
     /// A folder of cases: each entry is (name, message body, expected text).
     final class CaseFolder {
@@ -54,13 +57,11 @@ import Testing
     }
 
     @Test("the scorer loads the evaluation set, category by category")
-    func scorerLoadsTheSet() async throws {
-        let result = try await Self.runBench(["quality", "--cases", Self.evaluationSet.path, "--check", "--json"])
-        #expect(result.status == 0, "\(result.stderr)")
-        let object = try #require(try result.json() as? [String: Any])
-        let categories = try #require(object["categories"] as? [String: Int])
-        #expect(object["cases"] as? Int ?? 0 >= 300)
-        #expect(categories.values.reduce(0, +) == object["cases"] as? Int)
+    func scorerLoadsTheSet() throws {
+        let loaded = try QualityCaseLoader.load(from: Self.evaluationSet)
+        let categories = Dictionary(grouping: loaded, by: \.category).mapValues(\.count)
+        #expect(loaded.count >= 300)
+        #expect(categories.values.reduce(0, +) == loaded.count)
         for category in [
             "attribution-languages", "outlook-header-block", "html-quotes", "interleaved", "keep", "corpus-top",
         ] {
@@ -69,16 +70,17 @@ import Testing
     }
 
     @Test("a message without its expected text is an error, not a silently skipped case")
-    func incompleteCaseFails() async throws {
+    func incompleteCaseFails() throws {
         let folder = try CaseFolder([(name: "a/complete", body: "Hello", expected: "Hello")])
         try Data("From: x@example.com\r\n\r\nOrphan".utf8).write(to: folder.url.appendingPathComponent("a/orphan.eml"))
-        let result = try await Self.runBench(["quality", "--cases", folder.url.path])
-        #expect(result.status != 0)
-        #expect(result.stderr.contains("a/orphan.eml has no .expected.txt"), "\(result.stderr)")
+        let error = try #require(throws: QualityCaseLoader.Failure.self) {
+            try QualityCaseLoader.load(from: folder.url)
+        }
+        #expect(error.description.contains("a/orphan.eml has no .expected.txt"), "\(error)")
     }
 
     @Test("exact, lenient, edit distance and over-stripping on hand-made cases")
-    func metrics() async throws {
+    func metrics() throws {
         let folder = try CaseFolder([
             // Exact ignores trailing whitespace and CRLF, nothing else.
             (name: "plain/exact", body: "Hello world", expected: "Hello world  \r\n\r\n"),
@@ -98,9 +100,10 @@ import Testing
             // Words count with multiplicity.
             (name: "strip/lost", body: "ok", expected: "ok ok ok"),
         ])
-        let result = try await Self.runBench(["quality", "--cases", folder.url.path, "--json"])
-        #expect(result.status == 0, "\(result.stderr)")
-        let object = try #require(try result.json() as? [String: Any])
+        // Read back as the bench prints it, so the figures are checked in the JSON scripts read.
+        let report = try Self.score(folder)
+        let data = try JSONSerialization.data(withJSONObject: report.jsonObject, options: [.sortedKeys])
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let results = try #require(object["results"] as? [[String: Any]])
         let byName = Dictionary(uniqueKeysWithValues: results.map { ($0["case"] as? String ?? "", $0) })
 
@@ -133,32 +136,25 @@ import Testing
     }
 
     @Test("--show-failures lists failing cases, over-stripped first, with a compact diff")
-    func showFailures() async throws {
+    func showFailures() throws {
         let folder = try CaseFolder([
             (name: "x/extra", body: "Yes.\r\n\r\nMore", expected: "Yes."),
             (name: "x/kitten", body: "kitten", expected: "sitting"),
             (name: "x/same", body: "Same", expected: "Same"),
         ])
-        let result = try await Self.runBench(["quality", "--cases", folder.url.path, "--show-failures", "5"])
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("2 cases are not exact"))
-        let kitten = try #require(result.stdout.range(of: "x/kitten"))
-        let extra = try #require(result.stdout.range(of: "x/extra  ("))
+        let failures = try Self.score(folder).failures(limit: 5)
+        #expect(failures.contains("2 cases are not exact"))
+        let kitten = try #require(failures.range(of: "x/kitten"))
+        let extra = try #require(failures.range(of: "x/extra  ("))
         #expect(kitten.lowerBound < extra.lowerBound, "over-stripped cases come first")
-        #expect(result.stdout.contains("OVER-STRIPPED, lost: sitting"))
-        #expect(result.stdout.contains("  - sitting\n  + kitten"))
-        #expect(result.stdout.contains("  + More"))
-        #expect(!result.stdout.contains("x/same"))
+        #expect(failures.contains("OVER-STRIPPED, lost: sitting"))
+        #expect(failures.contains("  - sitting\n  + kitten"))
+        #expect(failures.contains("  + More"))
+        #expect(!failures.contains("x/same"))
     }
 
-    /// Runs `chatmail-bench`, built beside the test bundle, on a thread of its own (waiting blocks).
-    static func runBench(_ arguments: [String]) async throws -> RunResult {
-        let bench = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("chatmail-bench")
-        guard FileManager.default.isExecutableFile(atPath: bench.path) else {
-            throw CocoaError(
-                .fileNoSuchFile, userInfo: [NSFilePathErrorKey: bench.path + " (run swift build --build-tests)"])
-        }
-        return try await CLIFixture.run(arguments, program: bench)
+    /// Loads the cases of `folder` and scores them as `chatmail-bench quality` does.
+    static func score(_ folder: CaseFolder) throws -> QualityReport {
+        try QualityReport(scoring: QualityCaseLoader.load(from: folder.url), with: TextPipeline())
     }
 }

@@ -1,27 +1,25 @@
-import ChatmailSync
-
 /// `pending run --json`: the counts of the run, and why Gmail could not be reached (`null` when it
 /// could). The error has the shape of every `--json` failure, and the exit code is the same.
-struct PendingRunJSON: Encodable {
-    var sent: Int
-    var failed: Int
-    var abandoned: Int
+public struct PendingRunJSON: Encodable, Sendable {
+    public var sent: Int
+    public var failed: Int
+    public var abandoned: Int
     /// Not due yet, waiting behind a failed action on the same messages, or not tried because Gmail
     /// could not be reached.
-    var waiting: Int
-    var rechecked: Int
-    var error: JSONError?
+    public var waiting: Int
+    public var rechecked: Int
+    public var error: JSONError?
 
-    init(_ summary: PendingActionSender.Summary) {
-        sent = summary.sent
-        failed = summary.failed
-        abandoned = summary.abandoned
-        waiting = summary.waiting
-        rechecked = summary.rechecked
-        error = summary.unreachable.map { JSONError($0) }
+    public init(sent: Int, failed: Int, abandoned: Int, waiting: Int, rechecked: Int, error: JSONError?) {
+        self.sent = sent
+        self.failed = failed
+        self.abandoned = abandoned
+        self.waiting = waiting
+        self.rechecked = rechecked
+        self.error = error
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(sent, forKey: .sent)
         try container.encode(failed, forKey: .failed)

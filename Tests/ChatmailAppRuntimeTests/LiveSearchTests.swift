@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ChatmailApp
+@testable import ChatmailAppRuntime
 
 @Suite struct LiveSearchTests {
     @Test(
