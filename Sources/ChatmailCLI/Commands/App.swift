@@ -30,7 +30,7 @@ struct App: AsyncParsableCommand {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw CommandError.needsTerminal
         }
-        let env = AppEnvironment(global)
+        let env = makeEnvironment()
         let store = try env.openExistingStore()
         let account = try env.selectedAccount(in: store)
         // Decided here, once, so the reducer can leave a mailbox with no login alone: imported mail is a

@@ -42,7 +42,7 @@ struct Codes: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let env = AppEnvironment(global)
+        let env = makeEnvironment()
         let store = try env.openExistingStore()
         let account = try env.selectedAccount(in: store)
         let window = Self.milliseconds(since) ?? 86_400_000

@@ -58,19 +58,18 @@ struct Conversations: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let env = AppEnvironment(global)
+        let env = makeEnvironment()
         let store = try env.openExistingStore()
         let account = try env.selectedAccount(in: store)
         let list = try store.conversationList(in: account.id, filter: filter)
         if screener, !json, try !store.screenerEnabled(in: account.id) {
             env.note("The screener is off, so these are also in the main list; `chatmail screener on` holds them.")
         }
-        if json {
-            try env.write(try JSONRenderer(time: env.time).render(list.items))
-        } else {
-            let renderer = ConversationListRenderer(
-                width: env.width, time: env.time, palette: env.palette, glyphs: env.glyphs)
-            try env.present(renderer.render(list), paging: !noPager)
+        try output(env, paging: !noPager) {
+            try JSONRenderer(time: env.time).render(list.items)
+        } text: {
+            ConversationListRenderer(width: env.width, time: env.time, palette: env.palette, glyphs: env.glyphs)
+                .render(list)
         }
     }
 }

@@ -64,7 +64,7 @@ struct Export: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let env = AppEnvironment(global)
+        let env = makeEnvironment()
         let store = try env.openExistingStore()
         let account = try env.selectedAccount(in: store)
         let options = ConversationMarkdown.Options(

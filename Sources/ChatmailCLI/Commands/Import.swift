@@ -27,7 +27,7 @@ struct Import: AsyncParsableCommand {
     @Flag(help: "Print the summary as JSON.") var json = false
 
     func run() async throws {
-        let env = AppEnvironment(global)
+        let env = makeEnvironment()
         let messages: [RawMailboxMessage]
         do {
             messages = try MailboxSource.read(path)
@@ -50,10 +50,11 @@ struct Import: AsyncParsableCommand {
             "chatmail: skipped \(TerminalSafeText.singleLine($0.origin)): \($0.reason).\n"
         }
         FileHandle.standardError.write(Data(skippedLines.joined().utf8))
-        if json {
-            try env.write(try ImportSummary(report: report, seconds: seconds).json())
-        } else {
-            try env.write(ImportSummary(report: report, seconds: seconds).line() + "\n")
+        let summary = ImportSummary(report: report, seconds: seconds)
+        try output(env) {
+            try summary.json()
+        } text: {
+            summary.line() + "\n"
         }
     }
 

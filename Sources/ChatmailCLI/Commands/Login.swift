@@ -28,7 +28,7 @@ struct Login: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let env = AppEnvironment(global)
+        let env = makeEnvironment()
         let settings = try GmailSettings.resolve(
             clientIDOption: clientID, clientSecretOption: clientSecret, environment: env.environment,
             file: env.config.gmail)

@@ -22,15 +22,14 @@ struct Pending: AsyncParsableCommand {
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
-            let env = AppEnvironment(global)
+            let env = makeEnvironment()
             let store = try env.openExistingStore()
             let account = try env.selectedAccount(in: store)
             let actions = try store.pendingActions(of: account.id, includeCompleted: all)
-            if json {
-                try env.write(try JSONRenderer(time: env.time).render(actions))
-            } else {
-                try env.write(
-                    PendingActionRenderer(width: env.width, time: env.time, palette: env.palette).render(actions))
+            try output(env) {
+                try JSONRenderer(time: env.time).render(actions)
+            } text: {
+                PendingActionRenderer(width: env.width, time: env.time, palette: env.palette).render(actions)
             }
         }
     }
@@ -43,7 +42,7 @@ struct Pending: AsyncParsableCommand {
         @Flag(help: "Print what was sent as JSON.") var json = false
 
         func run() async throws {
-            let env = AppEnvironment(global)
+            let env = makeEnvironment()
             let store = try env.openExistingStore()
             let account = try env.selectedAccount(in: store)
             let connection = try GmailConnection.open(env)

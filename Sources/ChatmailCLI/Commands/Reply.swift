@@ -26,7 +26,7 @@ struct Reply: AsyncParsableCommand {
     @Flag(help: "Print {actionId, status, gmailId, threadId, lastError} as JSON.") var json = false
 
     func run() async throws {
-        let env = AppEnvironment(global)
+        let env = makeEnvironment()
         let store = try env.openExistingStore()
         let account = try env.selectedAccount(in: store)
         // A typo must never send to the wrong people: no fuzzy matching.

@@ -26,7 +26,7 @@ struct Rules: AsyncParsableCommand {
         @Flag(help: "Print [{id, action, on, pattern, archive, createdAt}] as JSON.") var json = false
 
         func run() async throws {
-            let env = AppEnvironment(global)
+            let env = makeEnvironment()
             let store = try env.openExistingStore()
             let account = try env.selectedAccount(in: store)
             let rules = try store.rules(in: account.id)
@@ -86,7 +86,7 @@ struct Rules: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let env = AppEnvironment(global)
+            let env = makeEnvironment()
             let store = try env.openExistingStore()
             let account = try env.selectedAccount(in: store)
             let draft = try Rule.Draft(action: action, field: field, pattern: pattern, archives: archive)
@@ -108,7 +108,7 @@ struct Rules: AsyncParsableCommand {
         @Argument(help: "The rule's id.") var id: Int64
 
         func run() async throws {
-            let env = AppEnvironment(global)
+            let env = makeEnvironment()
             let store = try env.openExistingStore()
             let account = try env.selectedAccount(in: store)
             let change = try await RuleBook(store: store).remove(RuleID(rawValue: id), account: account.id)

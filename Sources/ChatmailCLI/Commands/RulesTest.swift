@@ -18,7 +18,7 @@ extension Rules {
         @Flag(help: "Print {decision, rule, matches, fromMe} as JSON.") var json = false
 
         func run() async throws {
-            let env = AppEnvironment(global)
+            let env = makeEnvironment()
             let store = try env.openExistingStore()
             let account = try env.selectedAccount(in: store)
             let bytes = try CommandInput.read(file)

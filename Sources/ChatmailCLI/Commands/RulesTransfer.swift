@@ -13,7 +13,7 @@ extension Rules {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            let env = AppEnvironment(global)
+            let env = makeEnvironment()
             let store = try env.openExistingStore()
             let account = try env.selectedAccount(in: store)
             try env.write(RulesFile.export(try store.rules(in: account.id)))
@@ -35,7 +35,7 @@ extension Rules {
         @Flag(help: "Remove the rules the file does not list.") var replace = false
 
         func run() async throws {
-            let env = AppEnvironment(global)
+            let env = makeEnvironment()
             let store = try env.openExistingStore()
             let account = try env.selectedAccount(in: store)
             let bytes = try CommandInput.read(file)

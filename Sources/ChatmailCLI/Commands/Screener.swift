@@ -23,7 +23,7 @@ struct Screener: AsyncParsableCommand {
     @Argument(help: "on or off.") var setting: Setting?
 
     func run() async throws {
-        let env = AppEnvironment(global)
+        let env = makeEnvironment()
         let store = try env.openExistingStore()
         let account = try env.selectedAccount(in: store)
         if let setting {

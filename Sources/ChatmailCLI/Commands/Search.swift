@@ -49,7 +49,7 @@ struct Search: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let env = AppEnvironment(global)
+        let env = makeEnvironment()
         let parsed = try SearchQuery(query.joined(separator: " "))
         let store = try env.openExistingStore()
         let account = try env.selectedAccount(in: store)
@@ -63,12 +63,11 @@ struct Search: AsyncParsableCommand {
         for hit in hits.items where commands[hit.conversation.id] == nil {
             commands[hit.conversation.id] = PersonLookup.showCommand(for: hit.conversation)
         }
-        if json {
-            try env.write(try JSONRenderer(time: env.time).render(hits.items, openCommands: commands))
-        } else {
-            try env.write(
-                SearchResultRenderer(width: env.width, time: env.time, palette: env.palette).render(
-                    hits, openCommands: commands))
+        try output(env) {
+            try JSONRenderer(time: env.time).render(hits.items, openCommands: commands)
+        } text: {
+            SearchResultRenderer(width: env.width, time: env.time, palette: env.palette).render(
+                hits, openCommands: commands)
         }
     }
 }

@@ -29,7 +29,7 @@ struct Send: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let env = AppEnvironment(global)
+        let env = makeEnvironment()
         let recipients = try addresses.map(Self.recipient)
         let store = try env.openExistingStore()
         let account = try env.selectedAccount(in: store)

@@ -38,7 +38,7 @@ struct Show: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let env = AppEnvironment(global)
+        let env = makeEnvironment()
         let store = try env.openExistingStore()
         let account = try env.selectedAccount(in: store)
         let conversation = try PersonLookup.conversation(
@@ -55,12 +55,12 @@ struct Show: AsyncParsableCommand {
         guard let transcript = found else {
             throw CommandError.personNotFound(person)  // deleted between the lookup and the read
         }
-        if json {
-            try env.write(try JSONRenderer(time: env.time).render(transcript, fullText: full))
-        } else {
-            let renderer = TranscriptRenderer(
-                width: env.width, time: env.time, palette: env.palette, glyphs: env.glyphs, showFullText: full)
-            try env.present(renderer.render(transcript), paging: !noPager)
+        try output(env, paging: !noPager) {
+            try JSONRenderer(time: env.time).render(transcript, fullText: full)
+        } text: {
+            TranscriptRenderer(
+                width: env.width, time: env.time, palette: env.palette, glyphs: env.glyphs, showFullText: full
+            ).render(transcript)
         }
     }
 }

@@ -14,17 +14,15 @@ struct Status: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let env = AppEnvironment(global)
+        let env = makeEnvironment()
         let store = try env.openExistingStore()
         let account = try env.selectedAccount(in: store)
         let status = try store.status(of: account)
         let isDemo = try DemoHome.existing(at: env.home) != nil
-        if json {
-            try env.write(try JSONRenderer(time: env.time).render(status, dataPath: env.home.path, isDemo: isDemo))
-        } else {
-            try env.write(
-                StatusRenderer(time: env.time, palette: env.palette).render(
-                    status, dataPath: env.home.path, isDemo: isDemo))
+        try output(env) {
+            try JSONRenderer(time: env.time).render(status, dataPath: env.home.path, isDemo: isDemo)
+        } text: {
+            StatusRenderer(time: env.time, palette: env.palette).render(status, dataPath: env.home.path, isDemo: isDemo)
         }
     }
 }

@@ -15,7 +15,7 @@ struct Sync: AsyncParsableCommand {
     @Flag(help: "Print the summary as JSON.") var json = false
 
     func run() async throws {
-        let env = AppEnvironment(global)
+        let env = makeEnvironment()
         let crashes = try Self.crashPoints(env.environment)
         let store = try env.openExistingStore()
         let account = try env.selectedAccount(in: store)
@@ -34,12 +34,12 @@ struct Sync: AsyncParsableCommand {
         let report = try await engine.run(account: account, full: full)
         progress.finish()
         let newlyAbandoned = try Self.abandonedActions(store, account) - abandonedBefore
-        if json {
+        try output(env) {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try env.write(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
-        } else {
-            try env.write(Self.summary(report, abandonedActions: newlyAbandoned) + "\n")
+            return String(decoding: try encoder.encode(report), as: UTF8.self) + "\n"
+        } text: {
+            Self.summary(report, abandonedActions: newlyAbandoned) + "\n"
         }
     }
 

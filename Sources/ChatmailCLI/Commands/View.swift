@@ -44,12 +44,12 @@ struct View: AsyncParsableCommand {
             }
             view = MessageView(pipeline.process(parsed))
         }
-        if json {
-            try env.write(try JSONRenderer(time: env.time).render(view, fullText: full))
-        } else {
-            let renderer = TranscriptRenderer(
-                width: env.width, time: env.time, palette: env.palette, glyphs: env.glyphs, showFullText: full)
-            try env.write(renderer.render(view.transcriptView(nowMs: env.time.nowMs)))
+        try output(env) {
+            try JSONRenderer(time: env.time).render(view, fullText: full)
+        } text: {
+            TranscriptRenderer(
+                width: env.width, time: env.time, palette: env.palette, glyphs: env.glyphs, showFullText: full
+            ).render(view.transcriptView(nowMs: env.time.nowMs))
         }
     }
 }
