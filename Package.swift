@@ -269,14 +269,14 @@ let package = Package(
         ),
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", "RecordViews", "JSONOutput", "MarkdownExport", "ChatmailStore"],
+            dependencies: ["TerminalUI", "RecordViews", "JSONOutput", "MarkdownExport", "ChatmailStore", "MailText"],
             // Golden files are read from the source tree, so `CHATMAIL_UPDATE_GOLDENS=1` can rewrite them.
             exclude: ["Golden"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ChatmailAppTests",
-            dependencies: ["ChatmailApp", "ChatmailStore", "TerminalKit", "TerminalUI"],
+            dependencies: ["ChatmailApp", "ChatmailStore", "MailText", "TerminalKit", "TerminalUI"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -286,7 +286,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MarkdownExportTests",
-            dependencies: ["MarkdownExport", "TerminalUI", "ChatmailStore", "CommonMarkTestSupport"],
+            dependencies: ["MarkdownExport", "TerminalUI", "ChatmailStore", "CommonMarkTestSupport", "MailText"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -45,7 +45,8 @@ extension BubbleMessage {
     public init(_ message: TranscriptMessage) {
         self.init(
             from: Person(message.from), isFromMe: message.isFromMe, isUnread: message.isUnread,
-            dateMs: message.internalDateMs, subject: message.subject, text: message.text,
+            dateMs: message.internalDateMs, subject: message.subject, subjectBase: message.subjectBase,
+            text: message.text,
             originalText: message.originalText, isNewsletter: message.isNewsletter,
             attachments: message.attachments.map { Attachment(filename: $0.filename, size: $0.size) },
             delivery: message.outbox.map(Self.delivery))

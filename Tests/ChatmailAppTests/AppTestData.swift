@@ -1,5 +1,6 @@
 import ChatmailApp
 import Foundation
+import MailText
 import TerminalKit
 import TerminalUI
 
@@ -34,7 +35,8 @@ enum AppTestData {
         TranscriptMessage(
             id: MessageID(rawValue: id), gmailID: "g\(id)", threadID: "t\(conversation)",
             from: EmailAddress(address: fromMe ? "me@example.com" : "p\(conversation)@example.com", name: "Person"),
-            isFromMe: fromMe, internalDateMs: nowMs - 3_600_000 + id * 60_000, subject: subject, text: text,
+            isFromMe: fromMe, internalDateMs: nowMs - 3_600_000 + id * 60_000, subject: subject,
+            subjectBase: ReplySubject.topicBase(subject), text: text,
             originalText: nil, isNewsletter: false, labels: labels, attachments: [])
     }
 
