@@ -87,6 +87,7 @@ let package = Package(
             dependencies: [
                 "ChatmailSchema",
                 "Digest",
+                "TextSafety",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -165,7 +166,7 @@ let package = Package(
         // The `--json` encodings scripts read.
         .target(
             name: "JSONOutput",
-            dependencies: ["ChatmailStore", "TerminalUI"],
+            dependencies: ["ChatmailStore", "TerminalUI", "TextSafety"],
             swiftSettings: strictSettings
         ),
         // `chatmail export`: Markdown rendering and the files it writes (safe names, atomic writes,

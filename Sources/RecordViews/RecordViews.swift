@@ -68,14 +68,7 @@ extension SearchHitView {
     public init(_ hit: SearchHit, openCommand: String?) {
         self.init(
             author: Person(hit.from), isFromMe: hit.isFromMe, conversationTitle: hit.conversation.title,
-            openCommand: openCommand, dateMs: hit.internalDateMs, subject: HighlightedText(hit.subject),
-            snippet: HighlightedText(hit.snippet))
-    }
-}
-
-extension HighlightedText {
-    public init(_ text: MarkedText) {
-        self.init(segments: text.segments.map { Segment(text: $0.text, isMatch: $0.isMatch) })
+            openCommand: openCommand, dateMs: hit.internalDateMs, subject: hit.subject, snippet: hit.snippet)
     }
 }
 

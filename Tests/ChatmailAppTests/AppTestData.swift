@@ -3,6 +3,7 @@ import Foundation
 import MailText
 import TerminalKit
 import TerminalUI
+import TextSafety
 
 // `SearchHit` has no public initializer: the store is its only producer. The tests build hits directly.
 @testable import ChatmailStore
