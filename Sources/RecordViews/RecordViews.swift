@@ -72,6 +72,13 @@ extension SearchHitView {
     }
 }
 
+extension CodeRow {
+    /// The row of a code found in a stored message.
+    public init(_ hit: VerificationCodeHit) {
+        self.init(code: hit.code, service: hit.service, sender: Person(hit.from), receivedAtMs: hit.receivedAtMs)
+    }
+}
+
 extension StatusView {
     /// The status of the account whose data lives at `dataPath` (the home directory); `isDemo` marks
     /// the demo's home, whose Gmail is the local emulator.
