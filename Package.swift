@@ -87,6 +87,7 @@ let package = Package(
             dependencies: [
                 "ChatmailSchema",
                 "Digest",
+                "TextSafety",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
@@ -180,7 +181,7 @@ let package = Package(
         // `MessageView` that `view` builds from a parsed message; nothing here draws on a terminal.
         .target(
             name: "JSONOutput",
-            dependencies: ["ChatmailStore", "TextFormatting", "TerminalUI"],
+            dependencies: ["ChatmailStore", "TextFormatting", "TerminalUI", "TextSafety"],
             swiftSettings: strictSettings
         ),
         // `chatmail export`: Markdown rendering and the files it writes (safe names, atomic writes,
@@ -304,7 +305,7 @@ let package = Package(
         .testTarget(
             name: "TerminalUITests",
             dependencies: [
-                "TerminalUI", "TextFormatting", "RecordViews", "JSONOutput", "MarkdownExport", "ChatmailStore",
+                "TerminalUI", "TextFormatting", "RecordViews", "JSONOutput", "MarkdownExport", "ChatmailStore", "MailText",
             ],
             // Golden files are read from the source tree, so `CHATMAIL_UPDATE_GOLDENS=1` can rewrite them.
             exclude: ["Golden"],
@@ -313,7 +314,7 @@ let package = Package(
         // The reducer and the views, built and tested without the sync engine or a Gmail client.
         .testTarget(
             name: "ChatmailAppTests",
-            dependencies: ["ChatmailApp", "ChatmailStore", "TerminalKit", "TerminalUI", "TextFormatting"],
+            dependencies: ["ChatmailApp", "ChatmailStore", "MailText", "TerminalKit", "TerminalUI", "TextFormatting"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -330,6 +331,7 @@ let package = Package(
             name: "MarkdownExportTests",
             dependencies: [
                 "MarkdownExport", "TextFormatting", "ChatmailStore", "ChatmailTestSupport", "CommonMarkTestSupport",
+                "MailText",
             ],
             swiftSettings: strictSettings
         ),

@@ -1,4 +1,5 @@
 import ChatmailStore
+import RecordViews
 
 extension AppReducer {
     /// The answers to effects. A stale answer (a list for a filter no longer chosen, a transcript no
@@ -141,22 +142,10 @@ extension AppReducer {
         return open(&state, conversations[state.selectedIndex].id)
     }
 
-    /// "Archived “Lunch”", "Undid archive of “Lunch”".
+    /// "Archived: “Lunch” (U undoes)", in the words the commands use; "Undone: archive “Lunch”".
     static func note(for report: ActionReport) -> String {
         let title = "“" + report.title + "”"
         if report.isUndo { return "Undone: " + report.kind.rawValue + " " + title }
-        let verb: String =
-            switch report.kind {
-            case .archive: "Archived"
-            case .unarchive: "Moved to the inbox:"
-            case .read: "Marked read:"
-            case .unread: "Marked unread:"
-            case .star: "Starred"
-            case .unstar: "Unstarred"
-            case .trash: "Trashed"
-            case .untrash: "Restored"
-            case .send: "Sent"
-            }
-        return verb + " " + title + " (U undoes)"
+        return report.kind.pastTense + ": " + title + " (U undoes)"
     }
 }

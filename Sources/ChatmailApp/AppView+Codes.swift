@@ -1,4 +1,5 @@
 import ChatmailStore
+import RecordViews
 import TerminalUI
 import TextFormatting
 
@@ -22,8 +23,10 @@ extension AppView {
             let note = codes.isLoaded ? "No codes in mail from the last 24 hours." : "Looking for codes…"
             body = ["  " + palette.paint(note, .dim)]
         } else {
+            let renderer = CodesRenderer(
+                width: max(1, width - gutterWidth), time: context.time, palette: palette, glyphs: context.glyphs)
             body =
-                codeRows(codes.hits, context: context, width: max(1, width - gutterWidth)).enumerated().map {
+                renderer.rows(codes.hits).enumerated().map {
                     marked($1, isSelected: $0 == codes.selection, width: width, palette: palette)
                 } + moreRow(codes, width: width, palette: palette)
         }
@@ -44,30 +47,5 @@ extension AppView {
                 codes.omittedCount, "from the last 24 hours", remedy: "chatmail codes --since 24h --limit \(total)")
         else { return [] }
         return [StyledLine.fit("  " + palette.paint(note, .dim), width: width)]
-    }
-
-    /// A row per code, in columns: the code in bold, the service, the sender, how long ago. The sender
-    /// is cut to what is left, so the age stays on the row.
-    static func codeRows(_ hits: [VerificationCodeHit], context: Context, width: Int) -> [String] {
-        let ellipsis = context.glyphs.ellipsis
-        let codes = hits.map { TerminalSafeText.singleLine($0.code) }
-        let services = hits.map { TerminalSafeText.singleLine($0.service ?? "") }
-        // A name that only repeats the service gives way to the address, which says more.
-        let senders = hits.map { hit in
-            TerminalSafeText.singleLine(hit.from.name.flatMap { $0 == hit.service ? nil : $0 } ?? hit.from.address)
-        }
-        let ages = hits.map { context.time.ago($0.receivedAtMs) }
-        let codeWidth = min(24, codes.map(DisplayWidth.of).max() ?? 0)
-        let serviceWidth = min(24, services.map(DisplayWidth.of).max() ?? 0)
-        let ageWidth = ages.map(DisplayWidth.of).max() ?? 0
-        let senderWidth = max(0, width - codeWidth - (serviceWidth > 0 ? serviceWidth + 2 : 0) - ageWidth - 4)
-        func column(_ text: String, _ width: Int) -> String {
-            DisplayWidth.pad(DisplayWidth.truncate(text, toWidth: width, ellipsis: ellipsis), toWidth: width)
-        }
-        return hits.indices.map { index in
-            var row = context.palette.paint(column(codes[index], codeWidth), .bold) + "  "
-            if serviceWidth > 0 { row += column(services[index], serviceWidth) + "  " }
-            return row + column(senders[index], senderWidth) + "  " + context.palette.paint(ages[index], .dim)
-        }
     }
 }

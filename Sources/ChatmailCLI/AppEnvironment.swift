@@ -1,6 +1,7 @@
 import ChatmailStore
 import Foundation
 import Logging
+import MailText
 import TerminalUI
 import TextFormatting
 
@@ -101,7 +102,7 @@ struct AppEnvironment {
             FileHandle.standardError.write(
                 Data("chatmail: the database at \(path) was empty; starting a new one.\n".utf8))
         }
-        return try ChatmailStore(path: databasePath, clock: clock)
+        return try ChatmailStore(path: databasePath, clock: clock, subjectBase: ReplySubject.topicBase)
     }
 
     /// The account chosen by `--account`, or the only one.

@@ -8,7 +8,8 @@ import GRDB
 /// and `show` work during a sync.
 ///
 /// ```swift
-/// let store = try ChatmailStore(path: home.appending(path: "chatmail.sqlite").path)
+/// let store = try ChatmailStore(
+///     path: home.appending(path: "chatmail.sqlite").path, subjectBase: ReplySubject.topicBase)
 /// try store.write { tx in
 ///     let account = try tx.ensureAccount(email: "me@example.org")
 ///     let stored = try tx.upsert(message, in: account)
@@ -19,20 +20,34 @@ public final class ChatmailStore: Sendable {
     /// Returns the current time in milliseconds since the epoch. Injected so tests control "now".
     public typealias Clock = @Sendable () -> Int64
 
+    /// Returns a subject's base: the subject without its reply and forward prefixes, normalized so that two
+    /// messages on one topic have equal bases (MailText's `ReplySubject.topicBase`).
+    ///
+    /// The rule is injected because it belongs to MailText, which the store does not depend on. The store
+    /// applies it once per message, when the message is stored, and keeps the result in
+    /// `message.subject_base`, which every reader compares instead of applying a rule of its own.
+    public typealias SubjectBase = @Sendable (String) -> String
+
     /// How long a writer waits for another process's lock before failing with
     /// ``StoreError/databaseLocked``.
     public static let busyTimeoutSeconds: TimeInterval = 5
 
     let pool: DatabasePool
     let clock: Clock
+    let subjectBase: SubjectBase
     /// The database file, named in errors about it.
     public let path: String
 
-    /// Opens (creating if needed) the database at `path` and applies pending migrations.
+    /// Opens (creating if needed) the database at `path`, applies pending migrations and gives the
+    /// messages stored before the subject base was kept theirs.
     ///
+    /// - Parameter subjectBase: the rule of ``SubjectBase``; every store of one database must be given
+    ///   the same rule, or one topic would have two bases.
     /// - throws: ``StoreError`` when the file cannot be opened, is damaged, is locked past the busy
     ///   timeout, or was written by a newer chatmail.
-    public init(path: String, clock: @escaping Clock = ChatmailStore.systemClock) throws(StoreError) {
+    public init(
+        path: String, clock: @escaping Clock = ChatmailStore.systemClock, subjectBase: @escaping SubjectBase
+    ) throws(StoreError) {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(Self.busyTimeoutSeconds)
@@ -55,7 +70,9 @@ public final class ChatmailStore: Sendable {
             throw .unreadableDatabase(path: path, reason: String(describing: error))
         }
         self.clock = clock
+        self.subjectBase = subjectBase
         try SchemaMigrator().migrate(pool)
+        try SubjectBaseFiller(subjectBase: subjectBase).fill(pool)
     }
 
     /// The wall clock, in milliseconds since the epoch.
@@ -67,22 +84,24 @@ public final class ChatmailStore: Sendable {
     ///   ``StoreError/databaseDamaged(path:reason:)``.
     public func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
         try mapDatabaseErrors {
-            try pool.write { db in try Self.run(body, db: db, clock: clock) }
+            try pool.write { db in try Self.run(body, db: db, clock: clock, subjectBase: subjectBase) }
         }
     }
 
     /// Runs `body` in one write transaction without blocking the calling task's thread.
     public func write<T: Sendable>(_ body: @escaping @Sendable (StoreTransaction) throws -> T) async throws -> T {
-        let clock = self.clock
+        let (clock, subjectBase) = (self.clock, self.subjectBase)
         return try await mapDatabaseErrorsAsync {
-            try await pool.write { db in try Self.run(body, db: db, clock: clock) }
+            try await pool.write { db in try Self.run(body, db: db, clock: clock, subjectBase: subjectBase) }
         }
     }
 
     /// Runs `body`, then the transaction's deferred work (the search index), inside GRDB's transaction.
-    private static func run<T>(_ body: (StoreTransaction) throws -> T, db: Database, clock: @escaping Clock) throws -> T
-    {
-        let transaction = StoreTransaction(db: db, clock: clock)
+    private static func run<T>(
+        _ body: (StoreTransaction) throws -> T, db: Database, clock: @escaping Clock,
+        subjectBase: @escaping SubjectBase
+    ) throws -> T {
+        let transaction = StoreTransaction(db: db, clock: clock, subjectBase: subjectBase)
         let result = try body(transaction)
         try transaction.finish()
         return result

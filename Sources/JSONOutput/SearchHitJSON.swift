@@ -1,5 +1,6 @@
 import ChatmailStore
 import TextFormatting
+import TextSafety
 
 extension JSONRenderer {
     /// The results as JSON: an array of `{conversation:{id,title}, open, messageId, gmailId, from,

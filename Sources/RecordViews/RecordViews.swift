@@ -45,7 +45,8 @@ extension BubbleMessage {
     public init(_ message: TranscriptMessage) {
         self.init(
             from: Person(message.from), isFromMe: message.isFromMe, isUnread: message.isUnread,
-            dateMs: message.internalDateMs, subject: message.subject, text: message.text,
+            dateMs: message.internalDateMs, subject: message.subject, subjectBase: message.subjectBase,
+            text: message.text,
             originalText: message.originalText, isNewsletter: message.isNewsletter,
             attachments: message.attachments.map { Attachment(filename: $0.filename, size: $0.size) },
             delivery: message.outbox.map(Self.delivery))
@@ -67,14 +68,14 @@ extension SearchHitView {
     public init(_ hit: SearchHit, openCommand: String?) {
         self.init(
             author: Person(hit.from), isFromMe: hit.isFromMe, conversationTitle: hit.conversation.title,
-            openCommand: openCommand, dateMs: hit.internalDateMs, subject: HighlightedText(hit.subject),
-            snippet: HighlightedText(hit.snippet))
+            openCommand: openCommand, dateMs: hit.internalDateMs, subject: hit.subject, snippet: hit.snippet)
     }
 }
 
-extension HighlightedText {
-    public init(_ text: MarkedText) {
-        self.init(segments: text.segments.map { Segment(text: $0.text, isMatch: $0.isMatch) })
+extension CodeRow {
+    /// The row of a code found in a stored message.
+    public init(_ hit: VerificationCodeHit) {
+        self.init(code: hit.code, service: hit.service, sender: Person(hit.from), receivedAtMs: hit.receivedAtMs)
     }
 }
 

@@ -35,6 +35,18 @@ extension SearchResultRenderer {
     }
 }
 
+extension CodesRenderer {
+    /// The codes, and how many more there are than the limit let through.
+    /// - Parameter scope: where the others are (`in this window`), for the last line.
+    public func render(_ codes: LimitedList<VerificationCodeHit>, scope: String? = nil) -> String {
+        render(codes.items.map(CodeRow.init), omittedCount: codes.omittedCount, scope: scope)
+    }
+
+    public func rows(_ hits: [VerificationCodeHit]) -> [String] {
+        rows(hits.map(CodeRow.init))
+    }
+}
+
 extension StatusRenderer {
     /// The status of the account whose data lives at `dataPath` (the home directory); `isDemo` marks
     /// the demo's home, whose Gmail is the local emulator.

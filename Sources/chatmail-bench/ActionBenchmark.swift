@@ -2,6 +2,7 @@ import ArgumentParser
 import ChatmailStore
 import Foundation
 import GmailEmulator
+import MailText
 
 /// `chatmail-bench actions`: how long a local-first action takes on a 100,000-message store, whole
 /// process, before any network: `archive` and `unarchive` of a 2,000-message conversation and of a
@@ -22,7 +23,8 @@ struct ActionBenchmark: ParsableCommand {
             "chatmail-bench-actions-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup of a scratch dir
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let store = try ChatmailStore(path: dir.appendingPathComponent("chatmail.sqlite").path)
+        let store = try ChatmailStore(
+            path: dir.appendingPathComponent("chatmail.sqlite").path, subjectBase: ReplySubject.topicBase)
         try SyntheticMailbox(
             messageCount: messages, conversationCount: conversations, bigConversationSize: bigConversation,
             endDateMs: ChatmailStore.systemClock()

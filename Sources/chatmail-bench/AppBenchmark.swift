@@ -5,6 +5,7 @@ import ChatmailStore
 import Foundation
 import GmailAPI
 import GmailEmulator
+import MailText
 import TerminalKit
 import TerminalUI
 import TextFormatting
@@ -31,7 +32,8 @@ struct AppBenchmark: AsyncParsableCommand {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-bench-app-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup of a scratch dir
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let store = try ChatmailStore(path: dir.appendingPathComponent("chatmail.sqlite").path)
+        let store = try ChatmailStore(
+            path: dir.appendingPathComponent("chatmail.sqlite").path, subjectBase: ReplySubject.topicBase)
         let mailbox = SyntheticMailbox(
             messageCount: messages, conversationCount: conversations, bigConversationSize: bigConversation,
             endDateMs: ChatmailStore.systemClock())

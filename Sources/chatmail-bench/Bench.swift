@@ -2,6 +2,7 @@ import ArgumentParser
 import ChatmailStore
 import Foundation
 import GmailEmulator
+import MailText
 
 /// Benchmarks and fixtures for chatmail. Figures go to `Docs/PERFORMANCE.md`.
 @main
@@ -28,7 +29,9 @@ struct Seed: ParsableCommand {
 
     func run() throws {
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        let store = try ChatmailStore(path: URL(fileURLWithPath: home).appendingPathComponent("chatmail.sqlite").path)
+        let store = try ChatmailStore(
+            path: URL(fileURLWithPath: home).appendingPathComponent("chatmail.sqlite").path,
+            subjectBase: ReplySubject.topicBase)
         try SyntheticMailbox(
             messageCount: messages, conversationCount: conversations, bigConversationSize: bigConversation,
             endDateMs: ChatmailStore.systemClock()
@@ -71,7 +74,8 @@ struct StoreBenchmark: ParsableCommand {
             // Every run but the last seeds a throwaway store; the last one is kept for the timings below.
             let runDir = run == seedRuns ? dir : scratch.appendingPathComponent("run\(run)")
             try FileManager.default.createDirectory(at: runDir, withIntermediateDirectories: true)
-            let store = try ChatmailStore(path: runDir.appendingPathComponent("chatmail.sqlite").path)
+            let store = try ChatmailStore(
+                path: runDir.appendingPathComponent("chatmail.sqlite").path, subjectBase: ReplySubject.topicBase)
             let timings = try mailbox.seed(into: store)
             let total = timings.persistSeconds + timings.rollupSeconds
             rates.append((Double(messages) / total, Double(messages) / timings.persistSeconds, timings.rollupSeconds))

@@ -62,7 +62,8 @@ struct CodesBenchmark: ParsableCommand {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-bench-codes-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup of a scratch dir
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let store = try ChatmailStore(path: dir.appendingPathComponent("chatmail.sqlite").path)
+        let store = try ChatmailStore(
+            path: dir.appendingPathComponent("chatmail.sqlite").path, subjectBase: ReplySubject.topicBase)
         let now = ChatmailStore.systemClock()
         let mailbox = SyntheticMailbox(
             messageCount: messages, conversationCount: messages / 10, bigConversationSize: 0, endDateMs: now)

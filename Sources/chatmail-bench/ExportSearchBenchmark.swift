@@ -19,7 +19,7 @@ struct BenchmarkStore {
             print("store: reusing \(dir.path)")
         } else {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            let store = try ChatmailStore(path: database.path)
+            let store = try ChatmailStore(path: database.path, subjectBase: ReplySubject.topicBase)
             let start = ContinuousClock.now
             try SyntheticMailbox(
                 messageCount: messages, conversationCount: conversations, bigConversationSize: 2_000,
@@ -171,6 +171,7 @@ struct SearchBenchmark: ParsableCommand {
 
 #if canImport(Glibc)
 import Glibc
+import MailText
 #endif
 
 /// Like ``ProcessTimer`` (posix_spawn, output to a scratch file, one untimed warm-up run), but also

@@ -2,6 +2,7 @@ import ArgumentParser
 import ChatmailStore
 import Foundation
 import GmailEmulator
+import MailText
 
 /// `chatmail-bench lists`: what learning a list's posting address costs, and forgetting it again, on a
 /// small and a large store.
@@ -63,7 +64,7 @@ struct ListRegroupBenchmark: ParsableCommand {
             messageCount: messages, conversationCount: max(10, messages / 10), bigConversationSize: 0,
             endDateMs: ChatmailStore.systemClock())
         do {
-            let store = try ChatmailStore(path: seeded.path)
+            let store = try ChatmailStore(path: seeded.path, subjectBase: ReplySubject.topicBase)
             let seeding = ContinuousClock.now
             try mailbox.seed(into: store)
             let seeded = try store.status(of: store.account(.onlyAccount))
@@ -92,7 +93,7 @@ struct ListRegroupBenchmark: ParsableCommand {
         for run in 0..<runs {
             let copy = dir.appendingPathComponent("run-\(run).sqlite")
             try FileManager.default.copyItem(at: seeded, to: copy)
-            let store = try ChatmailStore(path: copy.path)
+            let store = try ChatmailStore(path: copy.path, subjectBase: ReplySubject.topicBase)
             let account = try store.write { tx in try tx.ensureAccount(email: mailbox.me.address) }
             let announcement = MessageInput(
                 gmailID: "list-first", threadID: "list-first", internalDateMs: 1_700_000_000_000,

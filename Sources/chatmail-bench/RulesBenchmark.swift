@@ -93,7 +93,8 @@ struct RulesBenchmark: ParsableCommand {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-bench-rules-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup of a scratch dir
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let store = try ChatmailStore(path: dir.appendingPathComponent("chatmail.sqlite").path)
+        let store = try ChatmailStore(
+            path: dir.appendingPathComponent("chatmail.sqlite").path, subjectBase: ReplySubject.topicBase)
         let account = try store.write { tx in
             let account = try tx.ensureAccount(email: Self.me.address)
             for draft in rules { _ = try tx.addRule(draft, in: account) }
@@ -317,7 +318,7 @@ struct RulesBenchmark: ParsableCommand {
             messageCount: messages, conversationCount: max(10, messages / 10), bigConversationSize: 0,
             endDateMs: ChatmailStore.systemClock())
         do {
-            let store = try ChatmailStore(path: seeded.path)
+            let store = try ChatmailStore(path: seeded.path, subjectBase: ReplySubject.topicBase)
             let seeding = ContinuousClock.now
             try mailbox.seed(into: store)
             try store.write { tx in
@@ -337,7 +338,7 @@ struct RulesBenchmark: ParsableCommand {
             let copy = dir.appendingPathComponent("run-\(run).sqlite")
             try FileManager.default.copyItem(at: seeded, to: copy)
             defer { try? FileManager.default.removeItem(at: copy) }  // best-effort cleanup of a scratch copy
-            let store = try ChatmailStore(path: copy.path)
+            let store = try ChatmailStore(path: copy.path, subjectBase: ReplySubject.topicBase)
             let account = try store.write { tx in try tx.ensureAccount(email: mailbox.me.address) }
             return try cases.map { _, draft in
                 let adding = ContinuousClock.now

@@ -7,6 +7,7 @@ import GmailAPI
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import MailText
 #endif
 
 /// `chatmail-bench sync`: initial sync paced by quota and unthrottled, incremental
@@ -63,7 +64,8 @@ struct SyncBenchmark: AsyncParsableCommand {
             "--synthetic", String(large), "--seed", "11", "--me", Self.account,
         ])
         defer { largeEmulator.stop(grace: .zero) }  // nothing of its state is needed afterwards
-        let largeStore = try ChatmailStore(path: scratch.appendingPathComponent("large.sqlite").path)
+        let largeStore = try ChatmailStore(
+            path: scratch.appendingPathComponent("large.sqlite").path, subjectBase: ReplySubject.topicBase)
         let largeAccount = try Self.account(in: largeStore)
         let largeClient = Self.client(largeEmulator.baseURL.absoluteString, pacer: .unlimited())
         let largeEngine = SyncEngine(store: largeStore, gmail: largeClient)
@@ -89,7 +91,8 @@ struct SyncBenchmark: AsyncParsableCommand {
             "--synthetic", String(small), "--seed", "11", "--me", Self.account,
         ])
         defer { smallEmulator.stop(grace: .zero) }  // nothing of its state is needed afterwards
-        let smallStore = try ChatmailStore(path: scratch.appendingPathComponent("small.sqlite").path)
+        let smallStore = try ChatmailStore(
+            path: scratch.appendingPathComponent("small.sqlite").path, subjectBase: ReplySubject.topicBase)
         let smallAccount = try Self.account(in: smallStore)
         let smallClient = Self.client(smallEmulator.baseURL.absoluteString, pacer: .unlimited())
         let smallEngine = SyncEngine(store: smallStore, gmail: smallClient)
@@ -143,7 +146,8 @@ struct SyncBenchmark: AsyncParsableCommand {
             "--synthetic", String(pacedMessages), "--seed", "7", "--me", Self.account, "--quota", String(Int(quota)),
         ])
         defer { emulator.stop(grace: .zero) }  // nothing of its state is needed afterwards
-        let store = try ChatmailStore(path: scratch.appendingPathComponent("paced.sqlite").path)
+        let store = try ChatmailStore(
+            path: scratch.appendingPathComponent("paced.sqlite").path, subjectBase: ReplySubject.topicBase)
         let account = try Self.account(in: store)
         let client = Self.client(
             emulator.baseURL.absoluteString,

@@ -7,6 +7,7 @@ import GmailAPI
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import MailText
 #endif
 
 /// `chatmail-bench sync --faults-only`: a clean initial sync and one under faults, in the same run, on
@@ -53,7 +54,8 @@ extension SyncBenchmark {
         let client = GmailClient(
             configuration: .init(baseURL: base), transport: transport, tokens: tokens,
             pacer: QuotaPacer(configuration: .init(ceiling: quota), sleeper: ContinuousSleeper(), initialBalance: 0))
-        let store = try ChatmailStore(path: scratch.appendingPathComponent("faults-\(name).sqlite").path)
+        let store = try ChatmailStore(
+            path: scratch.appendingPathComponent("faults-\(name).sqlite").path, subjectBase: ReplySubject.topicBase)
         let account = try Self.account(in: store)
         let engine = SyncEngine(store: store, gmail: client)
         let start = ContinuousClock.now

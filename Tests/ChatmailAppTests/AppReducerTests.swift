@@ -180,7 +180,7 @@ struct AppReducerTests {
             messagesChanged: 2)
         let effects = Data.work(AppReducer.reduce(&state, .actionFinished(report)))
         #expect(effects == [.loadConversations(ConversationFilter(limit: 500)), .loadScreener, .syncNow])
-        #expect(state.status.note?.contains("Archived “Conversation 1”") == true)
+        #expect(state.status.note == "Archived: “Conversation 1” (U undoes)")
     }
 
     @Test("s unstars an open conversation that has a starred message")

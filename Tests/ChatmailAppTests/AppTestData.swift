@@ -1,7 +1,9 @@
 import ChatmailApp
 import Foundation
+import MailText
 import TerminalKit
 import TerminalUI
+import TextSafety
 
 // `SearchHit` has no public initializer: the store is its only producer. The tests build hits directly.
 @testable import ChatmailStore
@@ -34,7 +36,8 @@ enum AppTestData {
         TranscriptMessage(
             id: MessageID(rawValue: id), gmailID: "g\(id)", threadID: "t\(conversation)",
             from: EmailAddress(address: fromMe ? "me@example.com" : "p\(conversation)@example.com", name: "Person"),
-            isFromMe: fromMe, internalDateMs: nowMs - 3_600_000 + id * 60_000, subject: subject, text: text,
+            isFromMe: fromMe, internalDateMs: nowMs - 3_600_000 + id * 60_000, subject: subject,
+            subjectBase: ReplySubject.topicBase(subject), text: text,
             originalText: nil, isNewsletter: false, labels: labels, attachments: [])
     }
 

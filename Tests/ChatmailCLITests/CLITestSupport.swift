@@ -1,6 +1,7 @@
 import ChatmailStore
 import ChatmailTestSupport
 import Foundation
+import MailText
 
 /// The result of running the real `chatmail` binary.
 struct RunResult {
@@ -23,7 +24,9 @@ final class CLIFixture {
     init() throws {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        store = try ChatmailStore(path: home.appendingPathComponent("chatmail.sqlite").path, clock: { CLIFixture.now })
+        store = try ChatmailStore(
+            path: home.appendingPathComponent("chatmail.sqlite").path, clock: { CLIFixture.now },
+            subjectBase: ReplySubject.topicBase)
     }
 
     deinit {

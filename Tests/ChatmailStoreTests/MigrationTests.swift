@@ -34,7 +34,7 @@ import Testing
                         "006_sync_queue",
                         "007_pending_action_details", "008_drop_message_html", "009_covering_conversation_index",
                         "010_mailing_lists", "011_message_by_list", "012_outbox", "013_verification_codes",
-                        "014_rules",
+                        "014_rules", "015_subject_base",
                     ])
             }
         }
@@ -250,6 +250,42 @@ import Testing
             ],
             in: AccountID(rawValue: 1))
         #expect(known == ["bob@example.com", "carol@example.net", "dave@example.org"])
+    }
+
+    @Test("015 gives the messages of a 014 database their subject base, by the store's rule, when it opens")
+    func subjectBaseBackfill() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-015-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
+        let (path, pool) = try Self.database(migratedThrough: 14, in: dir)
+        try await pool.write { db in
+            try Self.insertAccountAndConversation(db)
+            try db.execute(
+                sql: """
+                    INSERT INTO message (id, account_id, gmail_id, thread_id, conversation_id, internal_date_ms,
+                        from_address, subject)
+                    VALUES (1, 1, 'first', 't1', 1, 1, 'eve@example.net', 'Plan'),
+                           (2, 1, 'second', 't1', 1, 2, 'eve@example.net', 'Re: RE: Plan')
+                    """)
+        }
+        try pool.close()
+        let store = try ChatmailStore(path: path.path, clock: { 10 }, subjectBase: { "base of " + $0 })  // applies 015
+        let transcript = try #require(try store.transcript(of: ConversationID(rawValue: 1), limit: 10))
+        #expect(transcript.messages.map(\.subjectBase) == ["base of Plan", "base of Re: RE: Plan"])
+        // Filled once: a later open finds nothing to fill, and a store with another rule changes nothing.
+        _ = try ChatmailStore(path: path.path, clock: { 10 }, subjectBase: { _ in "other" })
+        let again = try #require(try store.transcript(of: ConversationID(rawValue: 1), limit: 10))
+        #expect(again.messages.map(\.subjectBase) == ["base of Plan", "base of Re: RE: Plan"])
+    }
+
+    @Test("a stored message keeps the base its subject has by the store's rule, and a new subject a new base")
+    func subjectBaseOnUpsert() async throws {
+        try await withTemporaryStore { store, _ in
+            let (_, stored) = try store.seed([message("m1", from: alice, subject: "Re: RE: Hello")])
+            let conversation = try #require(stored.first?.conversationID)
+            #expect(try store.transcript(of: conversation, limit: 5)?.messages.map(\.subjectBase) == ["hello"])
+            try store.seed([message("m1", from: alice, subject: "Lunch")])
+            #expect(try store.transcript(of: conversation, limit: 5)?.messages.map(\.subjectBase) == ["lunch"])
+        }
     }
 
     /// A database in `directory` with the shipped migrations up to `number` applied, as an older

@@ -173,7 +173,7 @@ import Testing
             #expect(try store.conversation(bobConversation)?.unreadCount == 1)  // stale on purpose: not tracked
             // And the statement touched one row only.
             let changes = try DatabaseQueue(path: path.path).write { db in
-                let tx = StoreTransaction(db: db, clock: { 0 })
+                let tx = StoreTransaction(db: db, clock: { 0 }, subjectBase: ChatmailStore.testSubjectBase)
                 let before = db.totalChangesCount
                 try tx.recomputeRollups(for: [aliceConversation])
                 return db.totalChangesCount - before

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TextSafety
 
 @testable import ChatmailStore
 

@@ -14,6 +14,21 @@ func withTemporaryStore<T>(
     return try await body(store, path)
 }
 
+extension ChatmailStore {
+    /// A stand-in for MailText's subject rule, which this target does not link: the store only keeps what the
+    /// rule it is given says, and MailText's tests own the rule itself. It drops leading `Re:`s and lowercases.
+    static let testSubjectBase: SubjectBase = { subject in
+        var rest = Substring(subject)
+        while rest.lowercased().hasPrefix("re:") { rest = rest.dropFirst(3).drop(while: \.isWhitespace) }
+        return rest.lowercased()
+    }
+
+    /// The store the tests open: the one of ``init(path:clock:subjectBase:)`` with ``testSubjectBase``.
+    convenience init(path: String, clock: @escaping Clock = ChatmailStore.systemClock) throws(StoreError) {
+        try self.init(path: path, clock: clock, subjectBase: Self.testSubjectBase)
+    }
+}
+
 let me = EmailAddress(address: "me@example.org", name: "Me Myself")
 let alice = EmailAddress(address: "Alice@Example.com", name: "Alice Liddell")
 let bob = EmailAddress(address: "Bob.Smith@gmail.com", name: "Bob Smith")

@@ -11,7 +11,7 @@ func withImportStore<T>(_ body: (ChatmailStore, URL, AccountID) async throws -> 
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
     let path = dir.appendingPathComponent("chatmail.sqlite")
-    let store = try ChatmailStore(path: path.path, clock: { 1_700_000_000_000 })
+    let store = try ChatmailStore(path: path.path, clock: { 1_700_000_000_000 }, subjectBase: ReplySubject.topicBase)
     let account = try await store.write { tx in
         let account = try tx.ensureAccount(email: "me@example.org")
         try tx.addAliases([AliasInput(address: EmailAddress(address: "me@example.org"), isPrimary: true)], to: account)

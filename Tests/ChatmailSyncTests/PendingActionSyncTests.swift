@@ -2,6 +2,7 @@ import ChatmailStore
 import Foundation
 import GRDB
 import GmailAPI
+import MailText
 import Synchronization
 import Testing
 
@@ -120,7 +121,7 @@ func withQueueHarness(
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let path = dir.appendingPathComponent("chatmail.sqlite")
         let clock = TestClock()
-        let store = try ChatmailStore(path: path.path, clock: clock.clock)
+        let store = try ChatmailStore(path: path.path, clock: clock.clock, subjectBase: ReplySubject.topicBase)
         let id = try await store.write { tx in try tx.ensureAccount(email: "me@example.org") }
         let account = try #require(try store.accounts().first { $0.id == id })
         let harness = QueueHarness(emulator: emulator, store: store, account: account, path: path, clock: clock)

@@ -23,7 +23,7 @@ func withSyncSetup(
     do {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let path = dir.appendingPathComponent("chatmail.sqlite")
-        let store = try ChatmailStore(path: path.path)
+        let store = try ChatmailStore(path: path.path, subjectBase: ReplySubject.topicBase)
         let account = try await store.write { tx in try tx.ensureAccount(email: email) }
         let stored = try #require(try store.accounts().first { $0.id == account })
         try await body(emulator, store, stored, path)

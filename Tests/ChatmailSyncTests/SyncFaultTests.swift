@@ -4,6 +4,7 @@ import Foundation
 import GRDB
 import GmailAPI
 import GmailEmulator
+import MailText
 import Testing
 
 /// A sleeper that never waits: retries and backoff run at full speed, their delays only recorded.
@@ -68,7 +69,7 @@ func syncSnapshot(_ path: URL) throws -> [String] {
             }
             func openStore(_ name: String) async throws -> (ChatmailStore, Account, URL) {
                 let path = dir.appendingPathComponent("\(name).sqlite")
-                let store = try ChatmailStore(path: path.path)
+                let store = try ChatmailStore(path: path.path, subjectBase: ReplySubject.topicBase)
                 _ = try await store.write { tx in try tx.ensureAccount(email: "me@example.org") }
                 return (store, try #require(try store.accounts().first), path)
             }

@@ -126,6 +126,25 @@ import FoundationNetworking
         }
     }
 
+    @Test("a reply joins the thread whatever language its client writes the reply prefix in")
+    func threadingAcrossLanguages() async throws {
+        try await withEmulator { h in
+            let lunch = try await Self.lunch(h)
+            let reference = "In-Reply-To: <lunch-1@example.org>\r\n"
+            let chinese = "=?UTF-8?B?" + Data("回复：Lunch".utf8).base64EncodedString() + "?="
+            for subject in ["Odp: Lunch", "Ynt: Lunch", "RIF: Lunch", "SV: VS: Lunch", "Re[2]: AW: Lunch", chinese] {
+                let json = try await Self.send(
+                    h, Self.message(subject: subject, extra: reference), threadId: lunch.threadId
+                )
+                .json
+                #expect(json["threadId"]?.stringValue == lunch.threadId, "\(subject)")
+            }
+            let other = try await Self.send(
+                h, Self.message(subject: "Odp: Lunches", extra: reference), threadId: lunch.threadId)
+            #expect(other.json["threadId"]?.stringValue != lunch.threadId)
+        }
+    }
+
     @Test("the upload path: multipart/related keeps the message bytes exactly; media has no metadata")
     func uploadPaths() async throws {
         try await withEmulator { h in

@@ -1,5 +1,6 @@
 import ChatmailStore
 import Foundation
+import MailText
 import Testing
 import TextFormatting
 
@@ -34,7 +35,8 @@ import TextFormatting
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup of a scratch folder
         let store = try ChatmailStore(
-            path: dir.appendingPathComponent("chatmail.sqlite").path, clock: { 1_700_000_000_000 })
+            path: dir.appendingPathComponent("chatmail.sqlite").path, clock: { 1_700_000_000_000 },
+            subjectBase: ReplySubject.topicBase)
         try seed(store)
         let account = try #require(try store.accounts().first)
         let output = dir.appendingPathComponent("export", isDirectory: true)

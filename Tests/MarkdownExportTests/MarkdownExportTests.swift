@@ -2,6 +2,7 @@ import ChatmailStore
 import CommonMarkTestSupport
 import Foundation
 import FoundationXML
+import MailText
 import Testing
 import TextFormatting
 
@@ -19,7 +20,8 @@ enum ExportFixture {
     ) -> TranscriptMessage {
         TranscriptMessage(
             id: MessageID(rawValue: id), gmailID: String(format: "18c%013llx", id), threadID: "t", from: from,
-            isFromMe: from == me, internalDateMs: at, subject: subject, text: text, originalText: original,
+            isFromMe: from == me, internalDateMs: at, subject: subject,
+            subjectBase: ReplySubject.topicBase(subject), text: text, originalText: original,
             isNewsletter: false, labels: ["INBOX"], attachments: attachments)
     }
 

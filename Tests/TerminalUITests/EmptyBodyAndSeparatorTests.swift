@@ -1,6 +1,7 @@
 import ChatmailStore
 import Foundation
 import JSONOutput
+import MailText
 import MarkdownExport
 import RecordViews
 import Testing
@@ -17,7 +18,8 @@ import TextFormatting
     {
         let message = TranscriptMessage(
             id: MessageID(rawValue: 1), gmailID: "g1", threadID: "t", from: sender, isFromMe: false,
-            internalDateMs: GoldenCast.now - 60_000, subject: subject, text: text, originalText: nil,
+            internalDateMs: GoldenCast.now - 60_000, subject: subject,
+            subjectBase: ReplySubject.topicBase(subject), text: text, originalText: nil,
             isNewsletter: false,
             labels: ["INBOX"], attachments: attachments)
         let conversation = ConversationSummary(

@@ -1,5 +1,6 @@
 import ChatmailStore
 import Foundation
+import MailText
 import RecordViews
 import Testing
 import TextFormatting
@@ -84,7 +85,8 @@ enum GoldenCast {
     ) -> TranscriptMessage {
         TranscriptMessage(
             id: MessageID(rawValue: id), gmailID: "g\(id)", threadID: "t", from: from, isFromMe: from == me,
-            internalDateMs: at, subject: subject, text: text, originalText: original, isNewsletter: newsletter,
+            internalDateMs: at, subject: subject, subjectBase: ReplySubject.topicBase(subject), text: text,
+            originalText: original, isNewsletter: newsletter,
             labels: unread ? ["INBOX", "UNREAD"] : ["INBOX"], attachments: attachments)
     }
 

@@ -130,7 +130,8 @@ import TextFormatting
             TranscriptMessage(
                 id: MessageID(rawValue: id), gmailID: "g\(id)", threadID: "t",
                 from: EmailAddress(address: mine ? "me@x.org" : "m@example.com", name: Self.hostile),
-                isFromMe: mine, internalDateMs: base + id * 60_000, subject: "s", text: text, originalText: nil,
+                isFromMe: mine, internalDateMs: base + id * 60_000, subject: "s", subjectBase: "s", text: text,
+                originalText: nil,
                 isNewsletter: false, labels: [],
                 attachments: [
                     .init(filename: "re\u{1B}port.pdf", mimeType: "application/pdf", size: 2_500_000, isInline: false)
@@ -238,7 +239,7 @@ import TextFormatting
         let message = TranscriptMessage(
             id: MessageID(rawValue: 1), gmailID: "g", threadID: "t",
             from: EmailAddress(address: "a@x.org", name: "Ann"),
-            isFromMe: false, internalDateMs: 1_741_176_000_000, subject: "Hi", text: "plain words",
+            isFromMe: false, internalDateMs: 1_741_176_000_000, subject: "Hi", subjectBase: "hi", text: "plain words",
             originalText: "plain words\n> quoted",
             isNewsletter: false, labels: ["UNREAD"],
             attachments: [.init(filename: "a.txt", mimeType: "text/plain", size: 10, isInline: false)])

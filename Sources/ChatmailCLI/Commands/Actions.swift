@@ -3,6 +3,7 @@ import ChatmailStore
 import ChatmailSync
 import Foundation
 import JSONOutput
+import RecordViews
 import TerminalUI
 import TextFormatting
 
@@ -79,20 +80,6 @@ enum ActionRunner {
         }
     }
 
-    static func pastTense(_ kind: PendingActionKind) -> String {
-        switch kind {
-        case .archive: "Archived"
-        case .unarchive: "Moved back to the inbox"
-        case .read: "Marked as read"
-        case .unread: "Marked as unread"
-        case .star: "Starred"
-        case .unstar: "Unstarred"
-        case .trash: "Moved to the trash"
-        case .untrash: "Restored from the trash"
-        case .send: "Queued"
-        }
-    }
-
     /// One line: what changed locally, and what is left for Gmail.
     static func summary(
         _ kind: PendingActionKind, target: String, countingMessages: Bool, _ outcome: ActionQueue.Outcome
@@ -100,7 +87,7 @@ enum ActionRunner {
         let who = TerminalSafeText.singleLine(target)
         guard outcome.messagesChanged > 0 else { return "Nothing to change: \(who) is already in that state." }
         let messages = outcome.messagesChanged == 1 ? "1 message" : "\(outcome.messagesChanged) messages"
-        var line = "\(pastTense(kind)): \(who)" + (countingMessages ? " (\(messages))." : ".")
+        var line = "\(kind.pastTense): \(who)" + (countingMessages ? " (\(messages))." : ".")
         if let action = outcome.action {
             line += " Queued for Gmail as action #\(action.id.rawValue)."
         } else if outcome.cancelled > 0 {

@@ -2,6 +2,7 @@ import ArgumentParser
 import ChatmailStore
 import Foundation
 import JSONOutput
+import RecordViews
 import TerminalUI
 import TextFormatting
 
@@ -65,7 +66,9 @@ struct Codes: AsyncParsableCommand {
             try env.write("No codes in mail from the last \(since).\n")
             return
         }
-        try env.write(CodesRenderer(time: env.time, palette: env.palette).render(codes))
+        let renderer = CodesRenderer(width: env.width, time: env.time, palette: env.palette, glyphs: env.glyphs)
+        // `codes` lists a window of time: the codes a limit left out are in it.
+        try env.write(renderer.render(codes, scope: "in this window"))
     }
 
     /// `30m`, `24h`, `7d`, `90s` as milliseconds; `nil` for anything else.
@@ -89,37 +92,5 @@ enum CodesError: Error, LocalizedError {
         switch self {
         case .noCode(let since): "No codes in mail from the last \(EchoedInput.quoted(since))."
         }
-    }
-}
-
-/// The codes as a table: code, service, sender, age.
-struct CodesRenderer {
-    var time: TimeFormatting
-    var palette: Palette
-
-    /// The table, then how many more codes the window holds than the limit let through.
-    func render(_ codes: LimitedList<VerificationCodeHit>) -> String {
-        render(codes.items) + LimitNote.line(codes.omittedCount, Self.scope, palette: palette)
-    }
-
-    /// Where the codes a limit left out are: `codes` lists a window of time.
-    static let scope = "in this window"
-
-    func render(_ hits: [VerificationCodeHit]) -> String {
-        let codes = hits.map { TerminalSafeText.singleLine($0.code) }
-        let services = hits.map { TerminalSafeText.singleLine($0.service ?? "") }
-        let codeWidth = codes.map(DisplayWidth.of).max() ?? 0
-        let serviceWidth = min(24, services.map(DisplayWidth.of).max() ?? 0)
-        var out = ""
-        for (index, hit) in hits.enumerated() {
-            let code = codes[index] + String(repeating: " ", count: codeWidth - DisplayWidth.of(codes[index]))
-            let service = DisplayWidth.truncate(services[index], toWidth: serviceWidth, ellipsis: "…")
-            let paddedService = service + String(repeating: " ", count: max(0, serviceWidth - DisplayWidth.of(service)))
-            let sender = TerminalSafeText.singleLine(hit.from.name ?? hit.from.address)
-            out +=
-                palette.paint(code, .bold) + "  " + paddedService + "  " + sender + "  "
-                + palette.paint(time.ago(hit.receivedAtMs), .dim) + "\n"
-        }
-        return out
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChatmailStore
+import ChatmailSync
 import Foundation
 import GmailAPI
 
@@ -123,23 +124,15 @@ enum LoginCompletion {
             configuration: .init(baseURL: settings.apiURL), transport: URLSessionTransport(), tokens: tokens,
             pacer: QuotaPacer(sleeper: ContinuousSleeper()))
         let profile = try await client.getProfile()
-        let aliases = try await client.listSendAs().filter(\.isOwnAddress)
+        let sendAs = try await client.listSendAs()
         try CredentialStore(directory: env.home).save(
             StoredCredentials(
                 refreshToken: refreshToken, clientID: tokenClient.configuration.clientID, account: profile.emailAddress,
                 scopes: tokenClient.configuration.scopes))
         let store = try env.openStore(creating: true)
-        try await store.write { tx in
-            let account = try tx.ensureAccount(email: profile.emailAddress)
-            if !aliases.isEmpty {
-                try tx.replaceAliases(
-                    aliases.map {
-                        AliasInput(
-                            address: EmailAddress(address: $0.sendAsEmail, name: $0.displayName),
-                            isPrimary: $0.isPrimary ?? false)
-                    },
-                    for: account)
-            }
+        let aliases = try await store.write { tx in
+            try tx.replaceAliases(
+                withOwnAddressesIn: sendAs, for: try tx.ensureAccount(email: profile.emailAddress))
         }
         let me = EmailNormalizer.identityKey(for: profile.emailAddress)
         return Outcome(

@@ -6,6 +6,11 @@ import GRDB
 /// `is_from_me`), so callers cannot get identity wrong.
 public struct MessageInput: Sendable, Equatable {
     /// An attachment as listed in the MIME structure.
+    ///
+    /// It repeats MailText's `MailAttachment` field for field, and is not that type, because the store and
+    /// MailText are siblings that must not depend on each other (and no module below both knows MIME):
+    /// `MessageInputBuilder` in ChatmailSync, the one place that knows both, maps one to the other. The
+    /// size is an `Int64`, as SQLite stores it, where the parser counts decoded bytes in an `Int`.
     public struct Attachment: Sendable, Equatable {
         public var partID: String
         public var filename: String

@@ -22,6 +22,9 @@ public struct TranscriptMessage: Sendable, Equatable {
     public var isFromMe: Bool
     public var internalDateMs: Int64
     public var subject: String
+    /// The subject's base (see ``ChatmailStore/SubjectBase``): a message whose base differs from the one
+    /// before it starts a new topic.
+    public var subjectBase: String
     public var text: String
     /// The text before quotes and signatures were removed, or `nil` when nothing was removed.
     public var originalText: String?
@@ -37,8 +40,8 @@ public struct TranscriptMessage: Sendable, Equatable {
 
     public init(
         id: MessageID, gmailID: String, threadID: String, from: EmailAddress, isFromMe: Bool, internalDateMs: Int64,
-        subject: String, text: String, originalText: String?, isNewsletter: Bool, labels: [String],
-        attachments: [Attachment], outbox: OutboxState? = nil
+        subject: String, subjectBase: String, text: String, originalText: String?, isNewsletter: Bool,
+        labels: [String], attachments: [Attachment], outbox: OutboxState? = nil
     ) {
         self.outbox = outbox
         self.id = id
@@ -48,6 +51,7 @@ public struct TranscriptMessage: Sendable, Equatable {
         self.isFromMe = isFromMe
         self.internalDateMs = internalDateMs
         self.subject = subject
+        self.subjectBase = subjectBase
         self.text = text
         self.originalText = originalText
         self.isNewsletter = isNewsletter

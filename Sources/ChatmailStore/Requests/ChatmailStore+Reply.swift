@@ -36,14 +36,7 @@ extension ChatmailStore {
         return try read { db in
             let account = try AccountID.fetchOne(
                 db, sql: "SELECT account_id FROM conversation WHERE id = ?", arguments: [conversation])
-            let own = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT address, display_name FROM account_alias WHERE account_id = ?
-                    ORDER BY is_primary DESC, address_normalized
-                    """,
-                arguments: [account]
-            ).map { EmailAddress(address: $0["address"], name: $0["display_name"]) }
+            let own = try StoreTransaction.ownAddresses(of: account, in: db)
             // The newest message with a Gmail id, not in the trash or spam.
             let row = try Row.fetchOne(
                 db,

@@ -1,47 +1,5 @@
 import GRDB
-
-/// Text with the parts that matched a search marked.
-public struct MarkedText: Sendable, Equatable {
-    public struct Segment: Sendable, Equatable {
-        public var text: String
-        public var isMatch: Bool
-
-        public init(text: String, isMatch: Bool) {
-            self.text = text
-            self.isMatch = isMatch
-        }
-    }
-
-    public var segments: [Segment]
-
-    public init(segments: [Segment]) {
-        self.segments = segments
-    }
-
-    /// The text without marks.
-    public var plain: String { segments.map(\.text).joined() }
-
-    /// FTS5 wraps matches in these (control characters never survive the text pipeline, so they cannot
-    /// come from the mail itself; any that did would only split a segment).
-    static let open: Character = "\u{2}", close: Character = "\u{3}"
-
-    init(marked: String) {
-        var segments: [Segment] = []
-        var current = ""
-        var inMatch = false
-        for character in marked {
-            if character == Self.open || character == Self.close {
-                if !current.isEmpty { segments.append(Segment(text: current, isMatch: inMatch)) }
-                current = ""
-                inMatch = character == Self.open
-            } else {
-                current.append(character)
-            }
-        }
-        if !current.isEmpty { segments.append(Segment(text: current, isMatch: inMatch)) }
-        self.segments = segments
-    }
-}
+import TextSafety
 
 /// One message that matched a search.
 public struct SearchHit: Sendable, Equatable {
@@ -140,6 +98,7 @@ extension ChatmailStore {
     /// id space, probes otherwise.
     static func markedRows(_ query: SearchQuery, ids: [Int64], db: Database) throws -> [Row] {
         guard let low = ids.min(), let high = ids.max() else { return [] }
+        // char(2) and char(3) are MarkedText's open and close marks.
         let select = """
             SELECT m.id, m.gmail_id, m.from_address, m.from_name, m.is_from_me, m.internal_date_ms,
                    highlight(message_fts, 0, char(2), char(3)) AS subject,

@@ -38,7 +38,7 @@ extension ChatmailStore {
                 db,
                 sql: """
                     SELECT m.id, m.gmail_id, m.thread_id, m.from_address, m.from_name, m.is_from_me,
-                           m.internal_date_ms, m.subject, m.body_text, m.original_text, m.snippet, m.is_newsletter,
+                           m.internal_date_ms, m.subject, m.subject_base, m.body_text, m.original_text, m.snippet, m.is_newsletter,
                            (SELECT o.action_id FROM outbox o
                             WHERE o.account_id = m.account_id AND o.local_gmail_id = m.gmail_id) AS outbox_action
                     \(visible)
@@ -100,7 +100,8 @@ extension ChatmailStore {
                     id: id, gmailID: row["gmail_id"], threadID: row["thread_id"],
                     from: EmailAddress(address: row["from_address"], name: row["from_name"]),
                     isFromMe: row["is_from_me"], internalDateMs: row["internal_date_ms"], subject: row["subject"],
-                    text: body.isEmpty ? row["snippet"] : body, originalText: row["original_text"],
+                    subjectBase: row["subject_base"], text: body.isEmpty ? row["snippet"] : body,
+                    originalText: row["original_text"],
                     isNewsletter: row["is_newsletter"], labels: labels[id] ?? [], attachments: attachments[id] ?? [],
                     outbox: (row["outbox_action"] as PendingActionID?).flatMap { outbox[$0] })
             }

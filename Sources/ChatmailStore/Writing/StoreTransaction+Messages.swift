@@ -42,6 +42,7 @@ extension StoreTransaction {
         let mailFollowupTo = try Self.addressListJSON(message.mailFollowupTo)
         let references = message.references.isEmpty ? nil : message.references.joined(separator: " ")
         let rule = try decidingRule(for: message, isFromMe: isFromMe, in: account)
+        let subjectBase = self.subjectBase(message.subject)
 
         // New messages are the common case: try the insert first, and fall back to an update only when
         // the UNIQUE (account_id, gmail_id) constraint says the message is already stored.
@@ -53,8 +54,8 @@ extension StoreTransaction {
                         quoted_text_removed, is_newsletter, newsletter_reason, is_from_me, size_estimate,
                         gmail_history_id, list_id, list_name, list_post_address, list_read_only, reply_to,
                         mail_followup_to, rfc822_message_id, references_header, verification_code,
-                        verification_service, rule_id, rule_action)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        verification_service, rule_id, rule_action, subject_base)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (account_id, gmail_id) DO NOTHING
                     """))
         insert.bind(account.rawValue, at: 1)
@@ -86,6 +87,7 @@ extension StoreTransaction {
         insert.bind(message.verificationCode?.service, at: 27)
         insert.bind(rule?.id.rawValue, at: 28)
         insert.bind(rule?.action.rawValue, at: 29)
+        insert.bind(subjectBase, at: 30)
         try insert.execute()
         let messageID: MessageID
         var previousConversation: ConversationID?
@@ -116,7 +118,7 @@ extension StoreTransaction {
                         is_from_me = ?, size_estimate = ?, gmail_history_id = ?, list_id = ?, list_name = ?,
                         list_post_address = ?, list_read_only = ?, reply_to = ?, mail_followup_to = ?,
                         rfc822_message_id = ?, references_header = ?, verification_code = ?,
-                        verification_service = ?, rule_id = ?, rule_action = ?
+                        verification_service = ?, rule_id = ?, rule_action = ?, subject_base = ?
                     WHERE id = ?
                     """
             ).execute(arguments: [
@@ -126,7 +128,7 @@ extension StoreTransaction {
                 isFromMe, message.sizeEstimate, historyID, message.mailingList?.id, message.mailingList?.name,
                 listPostAddress, listReadOnly, replyTo, mailFollowupTo, message.rfc822MessageID, references,
                 message.verificationCode?.code, message.verificationCode?.service, rule?.id, rule?.action,
-                messageID,
+                subjectBase, messageID,
             ])
             for table in ["message_participant", "message_label", "attachment", "own_post_recipient"] {
                 try db.cachedStatement(sql: "DELETE FROM \(table) WHERE message_id = ?").execute(arguments: [messageID])

@@ -189,6 +189,11 @@ extension StoreTransaction {
 extension StoreTransaction {
     /// The account's addresses: the primary first, then every sendAs alias.
     public func ownAddresses(of account: AccountID) throws -> [EmailAddress] {
+        try Self.ownAddresses(of: account, in: db)
+    }
+
+    /// The account's addresses in `db`, for a transaction and for a read alike.
+    static func ownAddresses(of account: AccountID?, in db: Database) throws -> [EmailAddress] {
         try Row.fetchAll(
             db,
             sql: """

@@ -8,6 +8,7 @@ import GRDB
 public final class StoreTransaction {
     let db: Database
     let clock: ChatmailStore.Clock
+    let subjectBase: ChatmailStore.SubjectBase
     private var aliasCache: [AccountID: Set<String>] = [:]
     var labelRowCache: [AccountID: [String: Int64]] = [:]
     var conversationCache: [AccountID: [String: ConversationID]] = [:]
@@ -15,9 +16,10 @@ public final class StoreTransaction {
     var ruleSetCache: [AccountID: RuleSet] = [:]
     var searchIndex = SearchIndexWriter()
 
-    init(db: Database, clock: @escaping ChatmailStore.Clock) {
+    init(db: Database, clock: @escaping ChatmailStore.Clock, subjectBase: @escaping ChatmailStore.SubjectBase) {
         self.db = db
         self.clock = clock
+        self.subjectBase = subjectBase
     }
 
     /// Finishes the transaction's deferred work; ``ChatmailStore/write(_:)`` calls it after the body.

@@ -22,22 +22,35 @@ struct AccountPhase: Sendable {
 
     func storeLabelsAndAliases(of account: AccountID) async throws {
         let labels = try await gmail.listLabels()
-        let aliases = try await gmail.listSendAs().filter(\.isOwnAddress)
+        let sendAs = try await gmail.listSendAs()
         try await store.write { tx in
             for label in labels {
                 try tx.upsertLabel(
                     gmailID: label.id, name: label.name, type: label.type == "user" ? .user : .system, in: account)
             }
-            // An empty sendAs list (a restricted token) must not erase the aliases we know.
-            if !aliases.isEmpty {
-                try tx.replaceAliases(
-                    aliases.map {
-                        AliasInput(
-                            address: EmailAddress(address: $0.sendAsEmail, name: $0.displayName),
-                            isPrimary: $0.isPrimary ?? false)
-                    },
-                    for: account)
-            }
+            try tx.replaceAliases(withOwnAddressesIn: sendAs, for: account)
         }
+    }
+}
+
+extension StoreTransaction {
+    /// Replaces the account's aliases with the addresses of Gmail's sendAs list that are its own (the
+    /// primary, and those treated as aliases): what both `login` and every sync store.
+    ///
+    /// An empty list keeps the aliases already known: a restricted token lists none, and erasing them
+    /// would make the account's own mail look like someone else's.
+    /// - returns: the own addresses of the list.
+    @discardableResult
+    public func replaceAliases(withOwnAddressesIn sendAs: [SendAs], for account: AccountID) throws -> [SendAs] {
+        let own = sendAs.filter(\.isOwnAddress)
+        guard !own.isEmpty else { return [] }
+        try replaceAliases(
+            own.map {
+                AliasInput(
+                    address: EmailAddress(address: $0.sendAsEmail, name: $0.displayName),
+                    isPrimary: $0.isPrimary ?? false)
+            },
+            for: account)
+        return own
     }
 }

@@ -52,9 +52,8 @@ extension MailboxState {
         let known = Set(members.compactMap { OutgoingMessage.messageID(of: $0.raw) })
         guard message.references.contains(where: known.contains) else { return nil }
         let threadSubject = OutgoingMessage(raw: first.raw).subject
-        guard OutgoingMessage.baseSubject(message.subject) == OutgoingMessage.baseSubject(threadSubject) else {
-            return nil
-        }
+        // MailText's rule, the one chatmail stores as each message's subject base.
+        guard ReplySubject.topicBase(message.subject) == ReplySubject.topicBase(threadSubject) else { return nil }
         return requested
     }
 

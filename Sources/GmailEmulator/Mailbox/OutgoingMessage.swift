@@ -87,23 +87,4 @@ struct OutgoingMessage: Sendable {
             messageIDs(in: String(decoding: $0, as: UTF8.self)).first
         }
     }
-
-    /// A subject without reply and forward prefixes (`Re:`, `Fwd:`, `AW:`, `Re[2]:`, ...), whitespace
-    /// collapsed and lowercased: what must match for a reply to join a thread.
-    static func baseSubject(_ subject: String) -> String {
-        let prefixes = ["re", "fwd", "fw", "aw", "wg", "sv", "vs", "antw", "tr", "rv"]
-        var text = Substring(subject.split(whereSeparator: \.isWhitespace).joined(separator: " "))
-        while true {
-            guard let colon = text.firstIndex(of: ":") else { break }
-            var word = text[..<colon].lowercased().trimmingCharacters(in: .whitespaces)
-            if let bracket = word.firstIndex(of: "["), word.hasSuffix("]"),
-                word[word.index(after: bracket)..<word.index(before: word.endIndex)].allSatisfy(\.isNumber)
-            {
-                word = String(word[..<bracket]).trimmingCharacters(in: .whitespaces)
-            }
-            guard prefixes.contains(word) else { break }
-            text = text[text.index(after: colon)...].drop { $0 == " " }
-        }
-        return text.lowercased()
-    }
 }

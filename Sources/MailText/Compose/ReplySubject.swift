@@ -23,7 +23,11 @@ import Foundation
 /// ```swift
 /// ReplySubject.make(from: "AW: Re[2]: SV: Plan")  // "Re: Plan"
 /// ReplySubject.base("回复：Re: 计划")  // "计划"
+/// ReplySubject.topicBase("WG: AW: Plan")  // "plan"
 /// ```
+///
+/// This is the one place that knows these prefixes: the store keeps each message's ``topicBase(_:)``, which
+/// the chat, the Markdown export and the emulator's threading compare, so none of them keeps a list of its own.
 public enum ReplySubject {
     /// The subject for a reply to a message whose subject is `latestSubject`.
     public static func make(from latestSubject: String) -> String {
@@ -34,10 +38,30 @@ public enum ReplySubject {
     /// The subject with every leading reply prefix removed, list tags kept, whitespace trimmed; two subjects
     /// of one thread compare equal this way.
     public static func base(_ subject: String) -> String {
+        let (tags, text) = stripped(subject, forwards: false)
+        let rest = String(text).trimmingCharacters(in: .whitespacesAndNewlines)
+        return (tags.map(String.init) + (rest.isEmpty ? [] : [rest])).joined(separator: " ")
+    }
+
+    /// The base of a subject's topic: every leading reply and forward prefix removed, list tags kept in front
+    /// (each once), whitespace collapsed to single spaces, lowercased.
+    ///
+    /// Two messages whose topic bases are equal are on one topic: a chat shows a subject only where the base
+    /// changes, and a reply joins a Gmail thread only when its base matches the thread's. Unlike ``base(_:)``,
+    /// forward prefixes go too (the table that also tells a forward's subject): a forward carries on
+    /// the topic it forwards, even though a reply to it keeps its `Fwd:`.
+    public static func topicBase(_ subject: String) -> String {
+        let (tags, text) = stripped(subject, forwards: true)
+        return (tags + [text]).joined(separator: " ").split(whereSeparator: \.isWhitespace)
+            .joined(separator: " ").lowercased()
+    }
+
+    /// The list tags met among the leading prefixes (first spelling of each), and the text after them.
+    private static func stripped(_ subject: String, forwards: Bool) -> (tags: [Substring], text: Substring) {
         var rest = Substring(subject).trimmingLeadingSpace()
         var tags: [Substring] = []
         while true {
-            if let after = afterReplyPrefix(rest) {
+            if let after = afterReplyPrefix(rest) ?? (forwards ? afterForwardPrefix(rest) : nil) {
                 rest = after.trimmingLeadingSpace()
             } else if let (tag, after) = leadingTag(rest) {
                 if !tags.contains(where: { $0.lowercased() == tag.lowercased() }) { tags.append(tag) }
@@ -46,8 +70,7 @@ public enum ReplySubject {
                 break
             }
         }
-        let text = String(rest).trimmingCharacters(in: .whitespacesAndNewlines)
-        return (tags.map(String.init) + (text.isEmpty ? [] : [text])).joined(separator: " ")
+        return (tags, rest)
     }
 
     /// The words clients put before a reply's subject, lowercased, without the colon or a counter.
@@ -65,15 +88,26 @@ public enum ReplySubject {
     /// The text after a reply prefix at the start of `text` (`Re:`, `AW :`, `Re[3]:`, `回复：`); `nil` when
     /// `text` does not start with one.
     static func afterReplyPrefix(_ text: Substring) -> Substring? {
-        // Every word in the table, with a counter and spaces, fits in 16 characters; looking further would
+        afterPrefix(text, from: replyWords)
+    }
+
+    /// The text after a forward prefix at the start of `text` (`Fwd:`, `WG:`, `转发：`); `nil` when `text`
+    /// does not start with one.
+    static func afterForwardPrefix(_ text: Substring) -> Substring? {
+        afterPrefix(text, from: HeaderTables.forwardSubjectPrefixes)
+    }
+
+    /// The text after a prefix whose word (without a counter, lowercased) is one of `words`.
+    private static func afterPrefix(_ text: Substring, from words: Set<String>) -> Substring? {
+        // Every word in the tables, with a counter and spaces, fits in 16 characters; looking further would
         // only slow down long subjects.
         guard let colon = text.prefix(16).firstIndex(where: { $0 == ":" || $0 == "：" }) else { return nil }
         var word = text[..<colon]
         while let last = word.last, last.isWhitespace { word = word.dropLast() }
         word = withoutCounter(word)
-        guard !word.isEmpty, !word.contains(where: \.isWhitespace),
-            replyWords.contains(word.lowercased())
-        else { return nil }
+        guard !word.isEmpty, !word.contains(where: \.isWhitespace), words.contains(word.lowercased()) else {
+            return nil
+        }
         return text[text.index(after: colon)...]
     }
 

@@ -1,6 +1,8 @@
 import Foundation
 
 /// An attachment as listed in a message's MIME structure.
+///
+/// The store keeps its own copy of this shape (`MessageInput.Attachment`): it does not depend on MailText.
 public struct MailAttachment: Sendable, Equatable {
     public var partID: String
     /// The file name as the sender gave it (decoded); empty when the part had none.

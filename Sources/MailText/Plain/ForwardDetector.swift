@@ -22,12 +22,9 @@ enum ForwardDetector {
     }
 
     /// True for a subject that a forward gets ("Fwd: …", "WG: …", "TR: …"): its first prefix, before any "Re:",
-    /// is a forward's.
+    /// is a forward's. The prefix is read as ``ReplySubject`` reads it, the one reader of subject prefixes.
     static func isForwardSubject(_ subject: String) -> Bool {
-        let head = subject.prefix(24)
-        guard let colon = head.firstIndex(where: { $0 == ":" || $0 == "：" }) else { return false }
-        let prefix = head[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-        return HeaderTables.forwardSubjectPrefixes.contains(prefix)
+        ReplySubject.afterForwardPrefix(Substring(subject).drop(while: \.isWhitespace)) != nil
     }
 
     /// Rewrites everything from a forward marker on: each marker plus its header lines become one marker line;

@@ -94,7 +94,8 @@ public struct ConversationMarkdown: Sendable {
                 + time.clockTime(message.internalDateMs)
                 + " " + Self.anchor(message.gmailID)
         ]
-        if !message.subject.isEmpty, Self.topic(message.subject) != previous.map({ Self.topic($0.subject) }) {
+        // The subject is written where the topic changes (the stored base, which the chat compares too).
+        if !message.subject.isEmpty, message.subjectBase != previous?.subjectBase {
             lines.append("")
             lines.append(
                 "**Subject:** " + MarkdownText.escapeLine(Substring(oneLine(message.subject)), atLineStart: false))
@@ -152,19 +153,6 @@ public struct ConversationMarkdown: Sendable {
             position = original.index(after: position)
         }
         return String(original[position...])
-    }
-
-    /// A subject without reply and forward prefixes, to tell when the topic changes.
-    static func topic(_ subject: String) -> String {
-        var rest = Substring(subject.lowercased())
-        while true {
-            rest = rest.drop(while: { $0 == " " })
-            guard let prefix = ["re:", "fwd:", "fw:", "aw:", "tr:", "sv:"].first(where: { rest.hasPrefix($0) }) else {
-                break
-            }
-            rest = rest.dropFirst(prefix.count)
-        }
-        return String(rest)
     }
 
     private func oneLine(_ text: String) -> String { TerminalSafeText.singleLine(text) }

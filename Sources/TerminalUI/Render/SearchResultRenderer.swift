@@ -1,4 +1,5 @@
 import TextFormatting
+import TextSafety
 
 /// Renders search results: for each hit, who wrote it and when, the command that opens the
 /// conversation, the subject and a snippet with the matching words highlighted.
@@ -47,7 +48,7 @@ public struct SearchResultRenderer: Sendable {
     }
 
     /// The text on one line, terminal-safe, with matches in bold or between marks.
-    func highlighted(_ text: HighlightedText) -> String {
+    func highlighted(_ text: MarkedText) -> String {
         text.segments.map { segment in
             let safe = TerminalSafeText.singleLine(segment.text)
             let spaced =

@@ -51,9 +51,12 @@ public struct MessageView: Sendable, Equatable {
     public func transcriptView(nowMs: Int64) -> TranscriptView {
         // A placeholder, not an address: it is its own key.
         let sender = from ?? Person(address: "unknown sender", key: "unknown sender")
+        // The first bubble always shows its subject, so a chat of one needs no subject base: the subject
+        // stands in for it.
         let message = BubbleMessage(
-            from: sender, isFromMe: false, isUnread: false, dateMs: dateMs ?? nowMs, subject: subject, text: text,
-            originalText: quotedTextRemoved ? originalText : nil, isNewsletter: isNewsletter,
+            from: sender, isFromMe: false, isUnread: false, dateMs: dateMs ?? nowMs, subject: subject,
+            subjectBase: subject, text: text, originalText: quotedTextRemoved ? originalText : nil,
+            isNewsletter: isNewsletter,
             attachments: attachments.map { BubbleMessage.Attachment(filename: $0.filename, size: $0.size) })
         return TranscriptView(
             title: subject.isEmpty ? (sender.name ?? sender.address) : subject,

@@ -43,6 +43,10 @@ public struct BubbleMessage: Sendable, Equatable {
     public var isUnread: Bool
     public var dateMs: Int64
     public var subject: String
+    /// The subject without its reply and forward prefixes, normalized, as the store keeps it: a bubble
+    /// shows its subject only when this differs from the bubble's before it. The renderer compares it and
+    /// never strips prefixes itself, so it cannot disagree with the export or with a reply.
+    public var subjectBase: String
     /// The bubble text: the message without quotes and signatures.
     public var text: String
     /// The whole text, when something was removed from it to make ``text``.
@@ -53,8 +57,8 @@ public struct BubbleMessage: Sendable, Equatable {
     public var delivery: String?
 
     public init(
-        from: Person, isFromMe: Bool, isUnread: Bool, dateMs: Int64, subject: String, text: String,
-        originalText: String?, isNewsletter: Bool, attachments: [Attachment], delivery: String? = nil
+        from: Person, isFromMe: Bool, isUnread: Bool, dateMs: Int64, subject: String, subjectBase: String,
+        text: String, originalText: String?, isNewsletter: Bool, attachments: [Attachment], delivery: String? = nil
     ) {
         self.delivery = delivery
         self.from = from
@@ -62,6 +66,7 @@ public struct BubbleMessage: Sendable, Equatable {
         self.isUnread = isUnread
         self.dateMs = dateMs
         self.subject = subject
+        self.subjectBase = subjectBase
         self.text = text
         self.originalText = originalText
         self.isNewsletter = isNewsletter

@@ -90,6 +90,40 @@ import Testing
         }
     }
 
+    @Test(
+        "The topic base drops reply and forward prefixes in many languages, keeps list tags, and folds case and spaces",
+        arguments: [
+            ("Plan", "plan"),
+            ("Re: Plan", "plan"),
+            ("RE:  Plan ", "plan"),
+            ("Fwd: Plan", "plan"),  // a forward carries on the topic it forwards
+            ("Fw: Plan", "plan"),
+            ("WG: Plan", "plan"),  // German forward
+            ("Wg: AW: Plan", "plan"),
+            ("TR: Plan", "plan"),  // French forward
+            ("RV: Plan", "plan"),  // Spanish forward
+            ("VS: Plan", "plan"),  // a reply in Finnish
+            ("转发：计划", "计划"),
+            ("回复: Fwd: 计划", "计划"),
+            ("답장: 계획", "계획"),
+            ("Ynt: Plan", "plan"),
+            ("Re[2]: Fwd: Re: Plan", "plan"),
+            ("[dev] Fwd: Re: Plan", "[dev] plan"),
+            ("Re: [dev]   Big  Plan", "[dev] big plan"),
+            ("Results: Q3", "results: q3"),  // not a prefix
+            ("Fwd:", ""),
+        ])
+    func topicBase(subject: String, expected: String) {
+        #expect(ReplySubject.topicBase(subject) == expected)
+    }
+
+    @Test("A reply keeps to the topic of what it answers")
+    func replyKeepsTopic() {
+        for subject in ["Plan", "Fwd: Plan", "WG: AW: Plan", "[dev] Re: Plan", "回复：计划", "", "Re[x]: Plan"] {
+            #expect(ReplySubject.topicBase(ReplySubject.make(from: subject)) == ReplySubject.topicBase(subject))
+        }
+    }
+
     @Test("The base compares subjects of one thread")
     func base() {
         #expect(ReplySubject.base("AW: Re: Plan") == ReplySubject.base("Plan"))

@@ -81,16 +81,4 @@ struct BubbleContent {
         while let last = lines.last, last.allSatisfy(\.isWhitespace) { lines.removeLast() }
         return lines.joined(separator: "\n")
     }
-
-    /// The subject without reply and forward prefixes, for telling when the topic changes.
-    static func topic(of subject: String) -> String {
-        var rest = Substring(subject.lowercased())
-        let prefixes = ["re:", "fwd:", "fw:", "aw:", "wg:", "sv:", "vs:", "antw:", "tr:", "rif:", "r:"]
-        while true {
-            rest = rest.drop { $0.isWhitespace }
-            guard let prefix = prefixes.first(where: { rest.hasPrefix($0) }) else { break }
-            rest = rest.dropFirst(prefix.count)
-        }
-        return rest.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-    }
 }

@@ -45,7 +45,6 @@ public struct TranscriptRenderer: Sendable {
         let bubble = Bubble(glyphs: glyphs, palette: palette)
         let firstUnread = transcript.messages.firstIndex { $0.isUnread && !$0.isFromMe }
         var previous: BubbleMessage?
-        var previousTopic: String?
         var previousDay: Int?
         for (index, message) in transcript.messages.enumerated() {
             let day = time.dayNumber(message.dateMs)
@@ -72,9 +71,8 @@ public struct TranscriptRenderer: Sendable {
                 line("")
                 line(header(for: message))
             }
-            let topic = BubbleContent.topic(of: message.subject)
-            let showSubject = topic != previousTopic
-            previousTopic = topic
+            // The subject is shown where the topic changes, and on the first bubble.
+            let showSubject = previous.map { $0.subjectBase != message.subjectBase } ?? true
             bubble.draw(
                 content.lines(for: message, showSubject: showSubject),
                 tag: message.isNewsletter ? "newsletter" : nil,
