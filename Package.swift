@@ -305,7 +305,8 @@ let package = Package(
         .testTarget(
             name: "TerminalUITests",
             dependencies: [
-                "TerminalUI", "TextFormatting", "RecordViews", "JSONOutput", "MarkdownExport", "ChatmailStore", "MailText",
+                "TerminalUI", "TextFormatting", "RecordViews", "JSONOutput", "MarkdownExport", "ChatmailStore",
+                "MailText",
             ],
             // Golden files are read from the source tree, so `CHATMAIL_UPDATE_GOLDENS=1` can rewrite them.
             exclude: ["Golden"],
