@@ -30,16 +30,8 @@ extension ChatmailStore {
         -> LimitedList<VerificationCodeHit>
     {
         try read { db in
-            let rows = try Row.fetchAll(
-                db, sql: Self.verificationCodesSQL,
-                arguments: [account, sinceMs, limit ?? -1])
-            let hits = rows.map { row in
-                VerificationCodeHit(
-                    code: row["verification_code"], service: row["verification_service"],
-                    from: EmailAddress(address: row["from_address"], name: row["from_name"]),
-                    receivedAtMs: row["internal_date_ms"], gmailID: row["gmail_id"],
-                    conversation: row["conversation_id"])
-            }
+            let hits = try VerificationCodeHit.fetchAll(
+                db, sql: Self.verificationCodesSQL, arguments: [account, sinceMs, limit ?? -1])
             return try LimitedList.cut(hits, limit: limit) {
                 try Int.fetchOne(
                     db, sql: "SELECT count(*) \(Self.verificationCodesWindowSQL)", arguments: [account, sinceMs]) ?? 0
@@ -65,4 +57,13 @@ extension ChatmailStore {
           AND NOT EXISTS (SELECT 1 FROM message_label x JOIN label l ON l.id = x.label_id
                           WHERE x.message_id = m.id AND l.gmail_id IN ('TRASH', 'SPAM'))
         """
+}
+
+extension VerificationCodeHit: FetchableRecord {
+    /// A row of ``ChatmailStore/verificationCodesSQL``.
+    public init(row: Row) {
+        self.init(
+            code: row["verification_code"], service: row["verification_service"], from: EmailAddress(authorOf: row),
+            receivedAtMs: row["internal_date_ms"], gmailID: row["gmail_id"], conversation: row["conversation_id"])
+    }
 }

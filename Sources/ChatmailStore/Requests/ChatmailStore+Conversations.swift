@@ -109,7 +109,7 @@ extension ChatmailStore {
             arguments: [json])
         while let row = try participantRows.next() {
             people[row["conversation_id"], default: []].append(
-                EmailAddress(address: row["address"], name: row["display_name"]))
+                EmailAddress(row, address: "address", name: "display_name"))
         }
         let lists = try listDetails(of: rows.filter { $0["list_id"] != nil }.map { $0["id"] }, in: db)
         return rows.map { row in

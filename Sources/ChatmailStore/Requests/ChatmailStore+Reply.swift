@@ -57,12 +57,12 @@ extension ChatmailStore {
                     arguments: [row["id"] as Int64])
                 {
                     roles[participant["role"], default: []].append(
-                        EmailAddress(address: participant["address"], name: participant["name"]))
+                        EmailAddress(participant, address: "address", name: "name"))
                 }
                 let fromAddress: String = row["from_address"]
                 return ReplyParent(
                     gmailID: row["gmail_id"], threadID: row["thread_id"], subject: row["subject"],
-                    from: fromAddress.isEmpty ? nil : EmailAddress(address: fromAddress, name: row["from_name"]),
+                    from: fromAddress.isEmpty ? nil : EmailAddress(authorOf: row),
                     to: roles["to"] ?? [], cc: roles["cc"] ?? [], replyTo: try Self.addresses(row["reply_to"]),
                     mailFollowupTo: try Self.addresses(row["mail_followup_to"]),
                     rfc822MessageID: row["rfc822_message_id"],

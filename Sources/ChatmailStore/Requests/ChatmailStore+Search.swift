@@ -68,7 +68,7 @@ extension ChatmailStore {
             guard let conversation = byID[match.conversation], let detail = details[id] else { return nil }
             return SearchHit(
                 messageID: id, gmailID: detail["gmail_id"], conversation: conversation,
-                from: EmailAddress(address: detail["from_address"], name: detail["from_name"]),
+                from: EmailAddress(authorOf: detail),
                 isFromMe: detail["is_from_me"], internalDateMs: detail["internal_date_ms"],
                 subject: MarkedText(marked: detail["subject"] ?? ""),
                 snippet: MarkedText(marked: detail["snippet"] ?? ""),

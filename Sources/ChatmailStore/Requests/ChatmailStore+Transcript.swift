@@ -98,7 +98,7 @@ extension ChatmailStore {
                 let body: String = row["body_text"]
                 return TranscriptMessage(
                     id: id, gmailID: row["gmail_id"], threadID: row["thread_id"],
-                    from: EmailAddress(address: row["from_address"], name: row["from_name"]),
+                    from: EmailAddress(authorOf: row),
                     isFromMe: row["is_from_me"], internalDateMs: row["internal_date_ms"], subject: row["subject"],
                     subjectBase: row["subject_base"], text: body.isEmpty ? row["snippet"] : body,
                     originalText: row["original_text"],

@@ -223,8 +223,8 @@ extension StoreTransaction {
             let listName: String? = row["list_name"]
             let list = listID.map { listName ?? $0 }
             var entry = participants[id] ?? (title: row["title"], list: list, people: [])
-            if let address: String = row["address"] {
-                entry.people.append(EmailAddress(address: address, name: row["display_name"]))
+            if (row["address"] as String?) != nil {
+                entry.people.append(EmailAddress(row, address: "address", name: "display_name"))
             }
             participants[id] = entry
         }

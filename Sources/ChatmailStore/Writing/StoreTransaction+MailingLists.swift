@@ -190,7 +190,7 @@ extension StoreTransaction {
                 sql: "SELECT role, address, name FROM message_participant WHERE message_id = ?"),
             arguments: [message])
         {
-            byRole[row["role"], default: []].append(EmailAddress(address: row["address"], name: row["name"]))
+            byRole[row["role"], default: []].append(EmailAddress(row, address: "address", name: "name"))
         }
         let participants = ParticipantSet(
             authors: byRole["from"] ?? [], to: byRole["to"] ?? [], cc: byRole["cc"] ?? [],

@@ -57,7 +57,7 @@ extension StoreTransaction {
         let recipients = try JSONDecoder().decode(
             StoredRecipients.self, from: Data((row["recipients"] as String).utf8))
         let message = QueuedMessage(
-            from: EmailAddress(address: row["from_address"], name: row["from_name"]),
+            from: EmailAddress(authorOf: row),
             to: recipients.to.map(\.asEmailAddress), cc: recipients.cc.map(\.asEmailAddress), subject: row["subject"],
             body: row["body"], parentGmailID: row["parent_gmail_id"], threadID: row["thread_id"],
             quote: row["quote"],
