@@ -84,7 +84,7 @@ enum ExitStatus: Int32, Sendable {
             case .unknownRule: self = .personNotFound  // nothing by that id, as for `pending retry`
             case .notAnAddress, .notADomain, .noWords, .archiveNeedsDeny: self = .usage
             }
-        case is RulesFileError:
+        case is RulesTOMLError:
             self = .dataError
         case is CodesError:
             self = .personNotFound  // nothing found, as for a person: scripts test for 2

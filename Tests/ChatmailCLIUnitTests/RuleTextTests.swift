@@ -35,7 +35,7 @@ import Testing
             Rules.Test.explanation(try #require(RuleSet([rule]).explain(subject)), subject: subject, fromMe: false),
             Rules.Test.explanation(nil, subject: subject, fromMe: false),
             Rules.Test.explanation(nil, subject: subject, fromMe: true),
-            RuleTable.describe(draft),
+            RulesRenderer.describe(draft),
         ]
         for text in printed {
             #expect(text.contains("evil.example"), "\(text)")
@@ -52,7 +52,7 @@ import Testing
         change.updated = [Self.rule(4, .deny, .domain, "ads.example")]
         change.updated[0].archives = true
         change.added = [Self.rule(9, .mute, .text, "digest")]
-        let lines = RuleTable.outcome(of: [archiving, fresh, known], change).split(separator: "\n")
+        let lines = RulesRenderer.outcome(of: [archiving, fresh, known], change).split(separator: "\n")
         #expect(
             lines == [
                 "Updated rule 4: deny domain ads.example, and archive.", "Added rule 9: mute text \"digest\".",

@@ -35,7 +35,7 @@ struct Rules: AsyncParsableCommand {
             } else if rules.isEmpty {
                 try env.write("No rules yet. Add one with `chatmail rules add deny newsletter@example.com`.\n")
             } else {
-                try env.write(RuleTable(palette: env.palette).render(rules))
+                try env.write(RulesRenderer(palette: env.palette).render(rules))
             }
         }
     }
@@ -95,7 +95,7 @@ struct Rules: AsyncParsableCommand {
                 env.note("matching the \(field.rawValue) (give --on text to match words of the text instead)")
             }
             let change = try await RuleBook(store: store).add([draft], account: account.id)
-            try env.write(RuleTable.outcome(of: [draft], change) + RuleTable.effect(of: change))
+            try env.write(RulesRenderer.outcome(of: [draft], change) + RulesRenderer.effect(of: change))
         }
     }
 
@@ -113,9 +113,9 @@ struct Rules: AsyncParsableCommand {
             let account = try env.selectedAccount(in: store)
             let change = try await RuleBook(store: store).remove(RuleID(rawValue: id), account: account.id)
             for rule in change.removed {
-                try env.write("Removed rule \(rule.id.rawValue): \(RuleTable.describe(rule.draft)).\n")
+                try env.write("Removed rule \(rule.id.rawValue): \(RulesRenderer.describe(rule.draft)).\n")
             }
-            try env.write(RuleTable.effect(of: change))
+            try env.write(RulesRenderer.effect(of: change))
         }
     }
 }

@@ -53,13 +53,13 @@ extension Rules {
             if fromMe { return "From you (\(sender)): rules never judge your own mail.\n" }
             guard let decision else { return "No rule matches this message from \(sender): it is shown as usual.\n" }
             let rule = decision.rule
-            var out = "\(pastTense(rule.action)) by rule \(rule.id.rawValue) (\(RuleTable.describe(rule.draft))): "
+            var out = "\(pastTense(rule.action)) by rule \(rule.id.rawValue) (\(RulesRenderer.describe(rule.draft))): "
             out +=
                 reason(rule, sender: TerminalSafeText.singleLine(matchedSender(of: rule, in: subject) ?? sender))
                 + ".\n"
             out += consequence(rule) + "\n"
             for other in decision.matches.dropFirst() {
-                out += "Also matches rule \(other.id.rawValue) (\(RuleTable.describe(other.draft)))"
+                out += "Also matches rule \(other.id.rawValue) (\(RulesRenderer.describe(other.draft)))"
                 out +=
                     other.action == rule.action ? ", an older rule decides.\n" : ", but \(rule.action.rawValue) wins.\n"
             }

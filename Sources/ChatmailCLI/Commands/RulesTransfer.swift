@@ -16,7 +16,7 @@ extension Rules {
             let env = makeEnvironment()
             let store = try env.openExistingStore()
             let account = try env.selectedAccount(in: store)
-            try env.write(RulesFile.export(try store.rules(in: account.id)))
+            try env.write(RulesTOML.export(try store.rules(in: account.id)))
         }
     }
 
@@ -40,14 +40,14 @@ extension Rules {
             let account = try env.selectedAccount(in: store)
             let bytes = try CommandInput.read(file)
             guard let text = String(validating: bytes, as: UTF8.self) else {
-                throw RulesFileError.syntax(source: CommandInput.name(file), line: nil, reason: "it is not UTF-8 text")
+                throw RulesTOMLError.syntax(source: CommandInput.name(file), line: nil, reason: "it is not UTF-8 text")
             }
-            let drafts = try RulesFile.parse(text, source: CommandInput.name(file))
+            let drafts = try RulesTOML.parse(text, source: CommandInput.name(file))
             let change = try await RuleBook(store: store).importRules(drafts, replacing: replace, account: account.id)
             var out = "Imported \(drafts.count == 1 ? "1 rule" : "\(drafts.count) rules"): "
             out += "\(change.added.count) new, \(change.updated.count) changed"
             if replace { out += ", \(change.removed.count) removed" }
-            try env.write(out + ".\n" + RuleTable.effect(of: change))
+            try env.write(out + ".\n" + RulesRenderer.effect(of: change))
         }
     }
 }

@@ -86,7 +86,7 @@ enum PersonRules {
             try Rule.Draft(action: action, field: .sender, pattern: $0, archives: archiving)
         }
         let change = try await RuleBook(store: store).add(drafts, account: account.id)
-        try env.write(RuleTable.outcome(of: drafts, change) + RuleTable.effect(of: change))
+        try env.write(RulesRenderer.outcome(of: drafts, change) + RulesRenderer.effect(of: change))
     }
 
     /// An address is taken as it is, even with no mail from it yet; anything else must name a

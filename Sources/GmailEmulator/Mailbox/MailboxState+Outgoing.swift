@@ -15,7 +15,7 @@ extension MailboxState {
     /// - throws: 400 `invalidArgument` without recipients; 404 when `threadId` names no thread.
     @discardableResult
     public func send(raw: [UInt8], threadId: String?, nowMs: Int64) throws(GmailError) -> StoredMessage {
-        let message = try deliver(OutgoingMessage(raw: raw), threadId: threadId, nowMs: nowMs)
+        let message = try deliver(SubmittedMessage(raw: raw), threadId: threadId, nowMs: nowMs)
         journal?.append(.send(raw: Data(raw), threadId: threadId, internalDateMs: nowMs))
         return message
     }
@@ -23,7 +23,7 @@ extension MailboxState {
     /// The account's own addresses, lowercased: the primary one and its aliases.
     var ownAddresses: Set<String> { Set([account] + aliases.map { $0.lowercased() }) }
 
-    private func deliver(_ message: OutgoingMessage, threadId: String?, nowMs: Int64) throws(GmailError)
+    private func deliver(_ message: SubmittedMessage, threadId: String?, nowMs: Int64) throws(GmailError)
         -> StoredMessage
     {
         var outgoing = message
@@ -45,13 +45,13 @@ extension MailboxState {
     /// only when In-Reply-To or References names a message of that thread and the subjects match once
     /// reply prefixes are stripped. Otherwise `nil`, a new thread.
     /// - throws: 404 when `requested` names no thread (nothing is stored or sent then).
-    private func thread(for message: OutgoingMessage, requested: String?) throws(GmailError) -> String? {
+    private func thread(for message: SubmittedMessage, requested: String?) throws(GmailError) -> String? {
         guard let requested, !requested.isEmpty else { return nil }
         let members = thread(requested)
         guard let first = members.first else { throw .notFound }
-        let known = Set(members.compactMap { OutgoingMessage.messageID(of: $0.raw) })
+        let known = Set(members.compactMap { SubmittedMessage.messageID(of: $0.raw) })
         guard message.references.contains(where: known.contains) else { return nil }
-        let threadSubject = OutgoingMessage(raw: first.raw).subject
+        let threadSubject = SubmittedMessage(raw: first.raw).subject
         // MailText's rule, the one chatmail stores as each message's subject base.
         guard ReplySubject.topicBase(message.subject) == ReplySubject.topicBase(threadSubject) else { return nil }
         return requested
@@ -79,7 +79,7 @@ extension MailboxState {
             guard let messageId = drafts[id] else { throw GmailError.notFound }
             return messageId
         }
-        let outgoing = OutgoingMessage(raw: raw)
+        let outgoing = SubmittedMessage(raw: raw)
         let thread = try thread(for: outgoing, requested: threadId)
         if let previous { discard(previous) }
         let messageId = newMessageId()
@@ -104,7 +104,7 @@ extension MailboxState {
         guard let messageId = drafts[id], let draft = messages[messageId] else { throw .notFound }
         let ownThread = draft.threadId == draft.id
         let sent = try deliver(
-            OutgoingMessage(raw: draft.raw), threadId: ownThread ? nil : draft.threadId, nowMs: nowMs)
+            SubmittedMessage(raw: draft.raw), threadId: ownThread ? nil : draft.threadId, nowMs: nowMs)
         drafts[id] = nil
         discard(messageId)
         journal?.append(.sendDraft(id: id, internalDateMs: nowMs))

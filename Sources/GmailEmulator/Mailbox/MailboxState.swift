@@ -22,7 +22,7 @@ public actor MailboxState {
     private var threadByMessageID: [String: String] = [:]
 
     private(set) var currentHistoryId: UInt64
-    private var records: [HistoryRecord] = []
+    private var records: [MailboxChangeRecord] = []
     /// Smallest `startHistoryId` still answerable (records after it are all retained).
     private var oldestValidStart: UInt64
     /// Where successful changes are written, when the mailbox must survive a restart.
@@ -114,7 +114,7 @@ public actor MailboxState {
         messages[id] = message
         insertInOrder(message)
         if recordHistory {
-            append(HistoryRecord(id: historyId, changes: [.messageAdded(message.reference)]))
+            append(MailboxChangeRecord(id: historyId, changes: [.messageAdded(message.reference)]))
             journal?.append(.insert(raw: Data(raw), labels: labelNames, internalDateMs: internalDateMs))
         } else {
             oldestValidStart = historyId
@@ -129,7 +129,7 @@ public actor MailboxState {
         -> StoredMessage
     {
         let threadId = threadId ?? id
-        if let messageID = OutgoingMessage.messageID(of: raw), threadByMessageID[messageID] == nil {
+        if let messageID = SubmittedMessage.messageID(of: raw), threadByMessageID[messageID] == nil {
             threadByMessageID[messageID] = threadId
         }
         let message = StoredMessage(
@@ -137,7 +137,7 @@ public actor MailboxState {
             historyId: nextHistoryId(), raw: raw)
         messages[id] = message
         insertInOrder(message)
-        append(HistoryRecord(id: message.historyId, changes: [.messageAdded(message.reference)]))
+        append(MailboxChangeRecord(id: message.historyId, changes: [.messageAdded(message.reference)]))
         return message
     }
 
@@ -146,7 +146,7 @@ public actor MailboxState {
     func discard(_ id: String) {
         guard let message = messages.removeValue(forKey: id) else { return }
         order.removeAll { $0 == id }
-        append(HistoryRecord(id: nextHistoryId(), changes: [.messageDeleted(message.reference)]))
+        append(MailboxChangeRecord(id: nextHistoryId(), changes: [.messageDeleted(message.reference)]))
     }
 
     func newMessageId() -> String {
@@ -264,7 +264,7 @@ public actor MailboxState {
         var changes: [HistoryChange] = []
         if !added.isEmpty { changes.append(.labelsAdded(message.reference, added)) }
         if !removed.isEmpty { changes.append(.labelsRemoved(message.reference, removed)) }
-        append(HistoryRecord(id: message.historyId, changes: changes))
+        append(MailboxChangeRecord(id: message.historyId, changes: changes))
         return message
     }
 
@@ -305,7 +305,7 @@ public actor MailboxState {
         return currentHistoryId
     }
 
-    private func append(_ record: HistoryRecord) {
+    private func append(_ record: MailboxChangeRecord) {
         records.append(record)
         if let retention, records.count > retention { dropRecords(count: records.count - retention) }
     }
@@ -335,7 +335,7 @@ public actor MailboxState {
 
     /// Records strictly after `start` up to `upperBound`; 404 when `start` predates retained history.
     public func history(after start: UInt64, upperBound: UInt64?) throws(GmailError) -> (
-        records: [HistoryRecord], current: UInt64
+        records: [MailboxChangeRecord], current: UInt64
     ) {
         guard start >= oldestValidStart else { throw .notFound }
         let upper = upperBound ?? currentHistoryId

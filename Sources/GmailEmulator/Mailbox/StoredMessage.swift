@@ -53,7 +53,7 @@ public enum HistoryChange: Sendable, Equatable {
 }
 
 /// One history record: a mailbox change touching one message.
-public struct HistoryRecord: Sendable, Equatable {
+public struct MailboxChangeRecord: Sendable, Equatable {
     public var id: UInt64
     public var changes: [HistoryChange]
 }

@@ -3,7 +3,7 @@ import TerminalUI
 import TextFormatting
 
 /// The rules as a table, and one-line descriptions of rules and of what a change did.
-public struct RuleTable: Sendable {
+public struct RulesRenderer: Sendable {
     public var palette: Palette
 
     public init(palette: Palette) {

@@ -11,7 +11,7 @@ import TOMLKit
 /// pattern = "example.com"
 /// archive = true           # optional, deny rules only
 /// ```
-enum RulesFile {
+enum RulesTOML {
     static let header = """
         # chatmail rules. `chatmail rules import FILE` adds them back (--replace to make them the only ones).
         # action: allow, deny or mute. on: sender, domain, subject or text. archive: deny rules only.
@@ -35,7 +35,7 @@ enum RulesFile {
     }
 
     /// The rules in `text`, read from `source` (named in errors).
-    static func parse(_ text: String, source: String) throws(RulesFileError) -> [Rule.Draft] {
+    static func parse(_ text: String, source: String) throws(RulesTOMLError) -> [Rule.Draft] {
         let root: TOMLTable
         do {
             root = try TOMLTable(string: text)
@@ -64,14 +64,14 @@ enum RulesFile {
         return drafts
     }
 
-    private static func draft(from entry: TOMLTable, number: Int, source: String) throws(RulesFileError) -> Rule.Draft {
+    private static func draft(from entry: TOMLTable, number: Int, source: String) throws(RulesTOMLError) -> Rule.Draft {
         let known: Set<String> = ["action", "on", "pattern", "archive"]
         for key in entry.keys where !known.contains(key) {
             throw .invalid(
                 source: source, rule: number,
                 reason: "unknown key \(EchoedInput.quoted(key)) (known: action, on, pattern, archive)")
         }
-        func string(_ key: String) throws(RulesFileError) -> String {
+        func string(_ key: String) throws(RulesTOMLError) -> String {
             guard let value = entry[key] else {
                 throw .invalid(source: source, rule: number, reason: "`\(key)` is missing")
             }
@@ -103,7 +103,7 @@ enum RulesFile {
             return try Rule.Draft(action: action, field: field, pattern: try string("pattern"), archives: archives)
         } catch let error as RuleError {
             throw .invalid(source: source, rule: number, reason: error.localizedDescription)
-        } catch let error as RulesFileError {
+        } catch let error as RulesTOMLError {
             throw error
         } catch {
             throw .invalid(source: source, rule: number, reason: "\(error)")
@@ -112,13 +112,13 @@ enum RulesFile {
 }
 
 /// Why a rules file cannot be imported; nothing is imported then.
-enum RulesFileError: Error, Equatable, Sendable {
+enum RulesTOMLError: Error, Equatable, Sendable {
     case syntax(source: String, line: Int?, reason: String)
     /// `rule` is the 1-based number of the `[[rule]]` table, `nil` for the document as a whole.
     case invalid(source: String, rule: Int?, reason: String)
 }
 
-extension RulesFileError: LocalizedError {
+extension RulesTOMLError: LocalizedError {
     var errorDescription: String? {
         switch self {
         case .syntax(let source, let line, let reason):

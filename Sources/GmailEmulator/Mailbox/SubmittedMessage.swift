@@ -6,7 +6,7 @@ import MailText
 ///
 /// The header section is rebuilt from the parsed (unfolded) fields, one line each with CRLF; the body
 /// after the blank line is kept byte for byte.
-struct OutgoingMessage: Sendable {
+struct SubmittedMessage: Sendable {
     private(set) var fields: [HeaderField]
     private let body: ArraySlice<UInt8>
 
@@ -36,7 +36,7 @@ struct OutgoingMessage: Sendable {
     /// Message-IDs named by In-Reply-To and References, without angle brackets.
     var references: [String] {
         fields.filter { $0.matches("In-Reply-To") || $0.matches("References") }
-            .flatMap { OutgoingMessage.messageIDs(in: String(decoding: $0.value, as: UTF8.self)) }
+            .flatMap { SubmittedMessage.messageIDs(in: String(decoding: $0.value, as: UTF8.self)) }
     }
 
     /// The decoded Subject, or "" without one.
