@@ -79,7 +79,7 @@ enum CodeCandidates {
     }
 
     static func isBreak(_ scalar: Unicode.Scalar) -> Bool {
-        if scalar.properties.isWhitespace { return true }
+        if scalar.isWhitespace { return true }
         switch scalar.value {
         case 0x2E80...0x9FFF, 0xAC00...0xD7AF, 0xF900...0xFAFF, 0xFF00...0xFFEF, 0x2010...0x201F: return true
         default: return "()[]{}<>\"'«»|".unicodeScalars.contains(scalar)

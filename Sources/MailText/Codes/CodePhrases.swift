@@ -68,6 +68,12 @@ enum CodePhrases {
     static let byFirstScalar: [Unicode.Scalar: [CodePhrase]] = Dictionary(
         grouping: all, by: { $0.scalars[0] })
 
+    /// For each ASCII scalar, whether a phrase starts with it: most scalars of a text are ASCII and start
+    /// none, and this answers for them without hashing into ``byFirstScalar``.
+    static let startsPhraseByASCII: [Bool] = (0..<128).map { value in
+        byFirstScalar[Unicode.Scalar(UInt8(value))] != nil
+    }
+
     /// Stems that, in the word holding a "code" noun or in the word next to it, make it another kind of
     /// code: promo and gift codes, postcodes, source and error codes, order and tracking references.
     static let nounVetoes: [String] = [
@@ -81,6 +87,11 @@ enum CodePhrases {
         "dress", "embed", "morse", "shortcode", "airport", "flight", "seguimiento", "suivi", "rastre",
         "tracciament", "отслеж", "takip", "sendungs", "autoris", "authoriz", "authoris", "hard", "diagnostic",
     ]
+
+    /// ``nounVetoes`` with the bytes of each that is all ASCII lowercase letters, for a quick byte search.
+    static let nounVetoBytes: [(text: String, asciiBytes: [UInt8]?)] = nounVetoes.map { veto in
+        (veto, veto.utf8.allSatisfy { $0 >= 0x61 && $0 <= 0x7A } ? Array(veto.utf8) : nil)
+    }
 
     /// Words that, between a code's phrase and the candidate (within a few words of it), say the number
     /// is something else: an order, an invoice, a parcel, a booking, a customer or account.
