@@ -118,6 +118,32 @@ import TextSafety
         }
     }
 
+    @Test("code phrases found past the ASCII first-scalar and pair tables are those a lookup of every scalar finds")
+    func phraseHits() {
+        func reference(_ scalars: [Unicode.Scalar], _ lower: [Unicode.Scalar]) -> [Range<Int>] {
+            var hits: [Range<Int>] = []
+            for index in lower.indices {
+                guard let phrases = CodePhrases.byFirstScalar[lower[index]] else { continue }
+                for phrase in phrases where VerificationCodeDetector.matches(phrase, at: index, scalars, lower) {
+                    let range = index..<(index + phrase.scalars.count)
+                    if phrase.isGenericNoun && VerificationCodeDetector.isOtherKindOfCode(range, lower) { continue }
+                    hits.append(range)
+                }
+            }
+            return hits
+        }
+        let samples = [
+            "Your verification code is 482913", "Ihr Bestätigungscode: 4821", "PIN 1234, OTP 998877, TAN 55",
+            "mã xác minh 123456", "验证码是123456", "인증 코드 123456", "one-time passcode", "c", "co", "cod",
+        ]
+        for text in samples + Self.corpusTexts {
+            let scalars = Array(text.unicodeScalars)
+            let lower = scalars.map(VerificationCodeDetector.lowercased)
+            #expect(
+                VerificationCodeDetector.phraseHits(scalars, lower) == reference(scalars, lower), "\(text.prefix(80))")
+        }
+    }
+
     @Test("windows-1252 written as UTF-8 decodes every byte to the scalar its table gives")
     func windows1252() {
         let high: [UInt32?] = [

@@ -74,6 +74,22 @@ enum CodePhrases {
         byFirstScalar[Unicode.Scalar(UInt8(value))] != nil
     }
 
+    /// For two ASCII scalars in a row (`first << 7 | second`), whether a phrase can start with them. Common
+    /// letters start some phrase ("e", "o", "t"), but few pairs do; a one-scalar phrase would allow every
+    /// pair after its scalar.
+    static let startsPhraseByASCIIPair: [Bool] = {
+        var table = [Bool](repeating: false, count: 128 * 128)
+        for phrase in all where phrase.scalars[0].isASCII {
+            let first = Int(phrase.scalars[0].value) << 7
+            if phrase.scalars.count == 1 {
+                for second in 0..<128 { table[first | second] = true }
+            } else if phrase.scalars[1].isASCII {
+                table[first | Int(phrase.scalars[1].value)] = true
+            }
+        }
+        return table
+    }()
+
     /// Stems that, in the word holding a "code" noun or in the word next to it, make it another kind of
     /// code: promo and gift codes, postcodes, source and error codes, order and tracking references.
     static let nounVetoes: [String] = [

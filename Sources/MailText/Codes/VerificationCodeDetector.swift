@@ -54,9 +54,17 @@ public enum VerificationCodeDetector {
     static func phraseHits(_ scalars: [Unicode.Scalar], _ lower: [Unicode.Scalar]) -> [Range<Int>] {
         var hits: [Range<Int>] = []
         let startsPhraseByASCII = CodePhrases.startsPhraseByASCII
+        let startsPhraseByASCIIPair = CodePhrases.startsPhraseByASCIIPair
         for index in lower.indices {
             let value = lower[index].value
-            if value < 0x80 && !startsPhraseByASCII[Int(value)] { continue }
+            if value < 0x80 {
+                guard startsPhraseByASCII[Int(value)] else { continue }
+                if index + 1 < lower.count, lower[index + 1].value < 0x80,
+                    !startsPhraseByASCIIPair[Int(value) << 7 | Int(lower[index + 1].value)]
+                {
+                    continue
+                }
+            }
             guard let phrases = CodePhrases.byFirstScalar[lower[index]] else { continue }
             for phrase in phrases where matches(phrase, at: index, scalars, lower) {
                 let range = index..<(index + phrase.scalars.count)
