@@ -29,7 +29,8 @@ struct IngestBenchmark: ParsableCommand {
             notmuchRun = try NotmuchRun(executable: notmuchTool, mail: mail, scratch: scratch)
         } else {
             notmuchRun = nil
-            print("notmuch is not installed (Debian: apt-get install notmuch): only chatmail's figures follow.")
+            let missing = notmuch.map { "\($0) is not an executable" } ?? "notmuch is not installed"
+            print("\(missing) (Debian: apt-get install notmuch): only chatmail's figures follow.")
         }
         let output = scratch.appendingPathComponent("output.txt").path
         func importOnce(_ round: Int) throws -> (wall: Double, cpu: Double) {
