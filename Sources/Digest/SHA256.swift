@@ -34,8 +34,12 @@ public enum SHA256 {
                 message[paddedCount - 1 - byte] = UInt8(truncatingIfNeeded: bitLength >> UInt64(8 * byte))
             }
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-                for chunk in stride(from: 0, to: paddedCount, by: 64) {
-                    compress(message.baseAddress! + chunk, schedule: w, state: &state)
+                // The constants are read through a pointer: indexing the static array in the round loop
+                // checked its lazy initialisation and bounds on every round.
+                roundConstants.withUnsafeBufferPointer { constants in
+                    for chunk in stride(from: 0, to: paddedCount, by: 64) {
+                        compress(message.baseAddress! + chunk, schedule: w, constants: constants, state: &state)
+                    }
                 }
             }
         }
@@ -53,6 +57,7 @@ public enum SHA256 {
     /// One 64-byte block of the compression function (FIPS 180-4, 6.2.2).
     private static func compress(
         _ block: UnsafePointer<UInt8>, schedule w: UnsafeMutableBufferPointer<UInt32>,
+        constants: UnsafeBufferPointer<UInt32>,
         state: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
     ) {
         for i in 0..<16 {
@@ -69,7 +74,7 @@ public enum SHA256 {
         for i in 0..<64 {
             let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
             let choice = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ choice &+ roundConstants[i] &+ w[i]
+            let t1 = h &+ s1 &+ choice &+ constants[i] &+ w[i]
             let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
             let majority = (a & b) ^ (a & c) ^ (b & c)
             (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ s0 &+ majority)
@@ -80,8 +85,9 @@ public enum SHA256 {
         )
     }
 
+    /// Counts are 2–25, so masking shifts give the same bits without the over-shift checks of `>>`.
     private static func rotr(_ value: UInt32, _ count: UInt32) -> UInt32 {
-        (value >> count) | (value << (32 - count))
+        (value &>> count) | (value &<< (32 - count))
     }
 
     private static let roundConstants: [UInt32] = [

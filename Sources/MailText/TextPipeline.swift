@@ -51,9 +51,19 @@ public struct ProcessedMessage: Sendable, Equatable {
 /// bubble is never empty when the message has text.
 public struct TextPipeline: Sendable {
     public var sanitizer: HTMLSanitizer
+    public var twinHTML: TwinHTML
 
-    public init(sanitizer: HTMLSanitizer = HTMLSanitizer()) {
+    /// What becomes of the HTML part when its plain twin gives the text.
+    public enum TwinHTML: Sendable {
+        /// Sanitized into ``MessageText/sanitizedHTML``, for a viewer that shows it.
+        case sanitized
+        /// Left alone: the store keeps text only, and sanitizing a part nobody reads was 2% of an import.
+        case skipped
+    }
+
+    public init(sanitizer: HTMLSanitizer = HTMLSanitizer(), twinHTML: TwinHTML = .sanitized) {
         self.sanitizer = sanitizer
+        self.twinHTML = twinHTML
     }
 
     /// Parses and processes raw RFC 5322 bytes.
@@ -83,7 +93,9 @@ public struct TextPipeline: Sendable {
                 ofPlain: plainText, isFlowed: plain.parameters["format"]?.lowercased() == "flowed",
                 delSp: plain.parameters["delsp"]?.lowercased() == "yes",
                 isForward: ForwardDetector.isForwardSubject(message.subject))
-            if let html = message.htmlPart { result.sanitizedHTML = sanitizer.sanitize(html.text) }
+            if let html = message.htmlPart, twinHTML == .sanitized {
+                result.sanitizedHTML = sanitizer.sanitize(html.text)
+            }
             return result
         }
         if let html = message.htmlPart { return text(ofHTML: html.text) }
@@ -138,13 +150,23 @@ public struct TextPipeline: Sendable {
     /// A plain part is a real twin when it is not a stub and carries at least a third of the text the
     /// HTML shows (markup-stripped length, a cheap estimate that needs no parse).
     static func isRealTwin(plain: String, html: String) -> Bool {
-        let plainLength = plain.unicodeScalars.lazy.filter { !$0.properties.isWhitespace }.count
+        let plainLength = nonWhitespaceCount(plain)
         guard plainLength > 0 else { return false }
-        let lowered = plain.prefix(400).lowercased()
-        for stub in htmlOnlyStubs where lowered.contains(stub) && plainLength < 400 {
-            return false
+        if plainLength < 400 {
+            let lowered = plain.prefix(400).lowercased()
+            for stub in htmlOnlyStubs where lowered.contains(stub) {
+                return false
+            }
         }
         return plainLength * 3 >= visibleLength(ofHTML: html)
+    }
+
+    /// Scalars that are not Unicode White_Space; looking the property up for every ASCII scalar cost more
+    /// than the rest of the twin test.
+    static func nonWhitespaceCount(_ text: String) -> Int {
+        var count = 0
+        for scalar in text.unicodeScalars where !scalar.isWhitespace { count += 1 }
+        return count
     }
 
     static let htmlOnlyStubs = [
@@ -194,7 +216,9 @@ public struct TextPipeline: Sendable {
     static func normalizeLineBreaks(_ text: String) -> String {
         var text = text
         if text.utf8.contains(0x0D) {
-            text = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+            text =
+                replacingCarriageReturnsByBytes(text)
+                ?? text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
         }
         guard containsUnicodeLineSeparator(text) else { return text }
         return text.replacingOccurrences(of: "\u{2028}", with: "\n").replacingOccurrences(of: "\u{2029}", with: "\n")
@@ -210,7 +234,32 @@ public struct TextPipeline: Sendable {
         return false
     }
 
+    /// CRLF and CR replaced by "\n" on the UTF-8 bytes, or `nil` when Foundation must decide.
+    ///
+    /// Foundation's search is not literal: it matches whole composed character sequences, so a break
+    /// followed by a combining mark may not be replaced. When every break is followed by ASCII (or ends the
+    /// text) no such sequence exists and a byte replacement gives the same string, without Foundation's
+    /// round trip through UTF-16.
+    static func replacingCarriageReturnsByBytes(_ text: String) -> String? {
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            guard byte == 0x0D else {
+                output.append(byte)
+                continue
+            }
+            if index < bytes.count && bytes[index] == 0x0A { index += 1 }
+            if index < bytes.count && bytes[index] >= 0x80 { return nil }
+            output.append(0x0A)
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
     static func trimmed(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespacesAndNewlines)
+        WhitespaceTrimming.whitespacesAndNewlines.trimming(text)
     }
 }

@@ -16,24 +16,37 @@ public enum UnsafeScalars {
     public static func neutralize(_ text: String) -> String {
         // Fast path: plain printable ASCII (and newline/tab) is already safe.
         if text.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x09 }) { return text }
-        var output = String.UnicodeScalarView()
+        // Most non-ASCII text is safe too, so runs of scalars that stay as they are (a newline stays one
+        // unless it follows a CR) are copied as slices instead of being appended scalar by scalar.
+        let scalars = text.unicodeScalars
+        var output = ""
+        var runStart = scalars.startIndex
+        var index = scalars.startIndex
         var previousWasCR = false
-        for scalar in text.unicodeScalars {
-            defer { previousWasCR = scalar == "\r" }
-            switch disposition(of: scalar) {
-            case .keep:
-                output.append(scalar)
-            case .drop:
+        while index != scalars.endIndex {
+            let scalar = scalars[index]
+            let next = scalars.index(after: index)
+            let action: Disposition = scalar == "\n" && !previousWasCR ? .keep : disposition(of: scalar)
+            previousWasCR = scalar == "\r"
+            guard action != .keep else {
+                index = next
                 continue
-            case .replace(let replacement):
-                output.append(replacement)
-            case .newline:
-                output.append("\n")
-            case .newlineUnlessAfterCR:
-                if !previousWasCR { output.append("\n") }
             }
+            output += String(scalars[runStart..<index])
+            switch action {
+            case .keep, .drop, .newlineUnlessAfterCR:
+                break  // a newline right after a CR: the CR already became one
+            case .replace(let replacement):
+                output.unicodeScalars.append(replacement)
+            case .newline:
+                output += "\n"
+            }
+            runStart = next
+            index = next
         }
-        return String(output)
+        if runStart == scalars.startIndex { return text }
+        output += String(scalars[runStart...])
+        return output
     }
 
     /// What happens to one scalar.

@@ -14,7 +14,7 @@ struct Bench: AsyncParsableCommand {
             Seed.self, StoreBenchmark.self, MailTextBenchmark.self, GmailBenchmark.self, SyncBenchmark.self,
             ActionBenchmark.self,
             ExportBenchmark.self, SearchBenchmark.self, TextQualityBenchmark.self, ListRegroupBenchmark.self,
-            ReplyBenchmark.self, AppBenchmark.self, CodesBenchmark.self, RulesBenchmark.self,
+            ReplyBenchmark.self, AppBenchmark.self, CodesBenchmark.self, RulesBenchmark.self, IngestBenchmark.self,
         ])
 }
 

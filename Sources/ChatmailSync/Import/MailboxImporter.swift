@@ -26,14 +26,16 @@ public struct ImportReport: Sendable, Equatable {
 /// Imports raw messages (`.eml` files, mbox, Google Takeout) into the store, idempotently.
 ///
 /// Each message gets a content-derived id (``ImportIdentity``), so importing the same source twice
-/// stores nothing new, and a newer Takeout export only updates labels. Parsing and the text pipeline run on every core; writes happen in
-/// one transaction per batch, rollups included, so an interrupted import leaves consistent conversations.
+/// stores nothing new, and a newer Takeout export only updates labels. Parsing and the text pipeline run on
+/// every core, a batch ahead of the writes; writes happen in one transaction per batch, rollups included,
+/// so an interrupted import leaves consistent conversations.
 public struct MailboxImporter: Sendable {
     public let store: ChatmailStore
     public let pipeline: TextPipeline
     public let batchSize: Int
 
-    public init(store: ChatmailStore, pipeline: TextPipeline = TextPipeline(), batchSize: Int = 256) {
+    /// The default pipeline skips the sanitized HTML of plain-and-HTML mail: the store keeps only text.
+    public init(store: ChatmailStore, pipeline: TextPipeline = TextPipeline(twinHTML: .skipped), batchSize: Int = 256) {
         self.store = store
         self.pipeline = pipeline
         self.batchSize = max(1, batchSize)
@@ -48,10 +50,22 @@ public struct MailboxImporter: Sendable {
         let tracker = ModificationTracker()
         var seen = Set<String>()
         let aliases = try await store.write { tx in try tx.aliases(of: account) }
-        var start = 0
-        while start < messages.count {
-            let batch = Array(messages[start..<min(messages.count, start + batchSize)])
-            var prepared = await prepare(batch, aliases: aliases)
+        let batches = stride(from: 0, to: messages.count, by: batchSize).map {
+            $0..<min(messages.count, $0 + batchSize)
+        }
+        // The next batch is parsed while the current one is written, so the text pipeline keeps the cores
+        // busy during the write transaction instead of waiting for it. Batches are still written one at a
+        // time and in order, so the store sees exactly the writes of a sequential import.
+        func preparing(_ index: Int) -> Task<[Prepared], Never>? {
+            guard index < batches.count else { return nil }
+            let batch = Array(messages[batches[index]])
+            return Task { await prepare(batch, aliases: aliases) }
+        }
+        var next = preparing(0)
+        var index = 0
+        while let current = next {
+            var prepared = await current.value
+            next = preparing(index + 1)
             // The first occurrence of an id in this run wins; later ones never reach the store.
             prepared = prepared.filter { item in
                 guard case .message(let input) = item else { return true }
@@ -60,15 +74,21 @@ public struct MailboxImporter: Sendable {
                 return false
             }
             let batchToWrite = prepared
-            let outcome = try await tracker.write(in: store) { tx, modifications in
-                try Self.write(batchToWrite, into: account, tx: tx, reportingTo: &modifications)
+            let outcome: BatchOutcome
+            do {
+                outcome = try await tracker.write(in: store) { tx, modifications in
+                    try Self.write(batchToWrite, into: account, tx: tx, reportingTo: &modifications)
+                }
+            } catch {
+                _ = await next?.value  // no parsing outlives the import that started it
+                throw error
             }
             report.inserted += outcome.inserted
             report.unchanged += outcome.unchanged
             report.relabelled += outcome.relabelled
             report.skipped += outcome.skipped
-            start += batch.count
-            progress(start, messages.count)
+            progress(batches[index].upperBound, messages.count)
+            index += 1
         }
         report.conversationsTouched = await tracker.changed.count
         return report
@@ -80,22 +100,21 @@ public struct MailboxImporter: Sendable {
         case skipped(ImportReport.Skipped)
     }
 
-    /// Runs the text pipeline over a batch, split across the cooperative pool (one task per core).
+    /// Runs the text pipeline over a batch on the cooperative pool, in small chunks: messages differ a
+    /// hundredfold in cost, and one chunk per core left a core idle while the other finished a slow one.
     func prepare(_ batch: [RawMailboxMessage], aliases: Set<String>) async -> [Prepared] {
-        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, batch.count))
-        let chunk = (batch.count + workers - 1) / workers
+        let chunk = 16
+        let chunks = (batch.count + chunk - 1) / chunk
         let pipeline = self.pipeline
         return await withTaskGroup(of: (Int, [Prepared]).self) { group in
-            for worker in 0..<workers {
-                let range = (worker * chunk)..<min(batch.count, (worker + 1) * chunk)
-                guard !range.isEmpty else { continue }
-                let slice = Array(batch[range])
+            for part in 0..<chunks {
+                let slice = Array(batch[(part * chunk)..<min(batch.count, (part + 1) * chunk)])
                 group.addTask {
-                    (worker, slice.map { Self.prepare($0, pipeline: pipeline, aliases: aliases) })
+                    (part, slice.map { Self.prepare($0, pipeline: pipeline, aliases: aliases) })
                 }
             }
-            var parts = [[Prepared]](repeating: [], count: workers)
-            for await (worker, prepared) in group { parts[worker] = prepared }
+            var parts = [[Prepared]](repeating: [], count: chunks)
+            for await (part, prepared) in group { parts[part] = prepared }
             return parts.flatMap { $0 }
         }
     }

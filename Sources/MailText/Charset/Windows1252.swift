@@ -19,15 +19,20 @@ enum Windows1252 {
 
     /// Decodes `bytes`, turning the five undefined bytes into U+FFFD.
     static func decode(_ bytes: [UInt8]) -> String {
-        var scalars = String.UnicodeScalarView()
-        scalars.reserveCapacity(bytes.count)
+        // UTF-8 is written directly: appending to a `String.UnicodeScalarView` one scalar at a time cost
+        // more than the decoding itself.
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(bytes.count + bytes.count / 2)
         for byte in bytes {
-            if byte < 0x80 || byte > 0x9F {
-                scalars.append(Unicode.Scalar(byte))
+            if byte < 0x80 {
+                utf8.append(byte)
+            } else if byte > 0x9F {
+                utf8.append(0xC0 | (byte >> 6))
+                utf8.append(0x80 | (byte & 0x3F))
             } else {
-                scalars.append(high[Int(byte) - 0x80] ?? "\u{FFFD}")
+                utf8.append(contentsOf: (high[Int(byte) - 0x80] ?? "\u{FFFD}").utf8)
             }
         }
-        return String(scalars)
+        return String(decoding: utf8, as: UTF8.self)
     }
 }

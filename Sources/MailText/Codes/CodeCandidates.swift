@@ -27,6 +27,12 @@ enum CodeCandidates {
         var index = 0
         while index < chunks.count {
             let chunk = chunks[index]
+            // Most runs are words: a scalar that is neither a digit, an uppercase letter nor a dash fails
+            // both the digit-group test and the shape test, so the run is passed over without its string.
+            guard scalars[chunk].allSatisfy({ isDigit($0) || isUpper($0) || $0 == "-" }) else {
+                index += 1
+                continue
+            }
             let text = String(String.UnicodeScalarView(scalars[chunk]))
             var candidate: CodeCandidate?
             var last = index
@@ -79,7 +85,7 @@ enum CodeCandidates {
     }
 
     static func isBreak(_ scalar: Unicode.Scalar) -> Bool {
-        if scalar.properties.isWhitespace { return true }
+        if scalar.isWhitespace { return true }
         switch scalar.value {
         case 0x2E80...0x9FFF, 0xAC00...0xD7AF, 0xF900...0xFAFF, 0xFF00...0xFFEF, 0x2010...0x201F: return true
         default: return "()[]{}<>\"'«»|".unicodeScalars.contains(scalar)

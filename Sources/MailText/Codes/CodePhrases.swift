@@ -68,6 +68,28 @@ enum CodePhrases {
     static let byFirstScalar: [Unicode.Scalar: [CodePhrase]] = Dictionary(
         grouping: all, by: { $0.scalars[0] })
 
+    /// For each ASCII scalar, whether a phrase starts with it: most scalars of a text are ASCII and start
+    /// none, and this answers for them without hashing into ``byFirstScalar``.
+    static let startsPhraseByASCII: [Bool] = (0..<128).map { value in
+        byFirstScalar[Unicode.Scalar(UInt8(value))] != nil
+    }
+
+    /// For two ASCII scalars in a row (`first << 7 | second`), whether a phrase can start with them. Common
+    /// letters start some phrase ("e", "o", "t"), but few pairs do; a one-scalar phrase would allow every
+    /// pair after its scalar.
+    static let startsPhraseByASCIIPair: [Bool] = {
+        var table = [Bool](repeating: false, count: 128 * 128)
+        for phrase in all where phrase.scalars[0].isASCII {
+            let first = Int(phrase.scalars[0].value) << 7
+            if phrase.scalars.count == 1 {
+                for second in 0..<128 { table[first | second] = true }
+            } else if phrase.scalars[1].isASCII {
+                table[first | Int(phrase.scalars[1].value)] = true
+            }
+        }
+        return table
+    }()
+
     /// Stems that, in the word holding a "code" noun or in the word next to it, make it another kind of
     /// code: promo and gift codes, postcodes, source and error codes, order and tracking references.
     static let nounVetoes: [String] = [
@@ -81,6 +103,11 @@ enum CodePhrases {
         "dress", "embed", "morse", "shortcode", "airport", "flight", "seguimiento", "suivi", "rastre",
         "tracciament", "отслеж", "takip", "sendungs", "autoris", "authoriz", "authoris", "hard", "diagnostic",
     ]
+
+    /// ``nounVetoes`` with the bytes of each that is all ASCII lowercase letters, for a quick byte search.
+    static let nounVetoBytes: [(text: String, asciiBytes: [UInt8]?)] = nounVetoes.map { veto in
+        (veto, veto.utf8.allSatisfy { $0 >= 0x61 && $0 <= 0x7A } ? Array(veto.utf8) : nil)
+    }
 
     /// Words that, between a code's phrase and the candidate (within a few words of it), say the number
     /// is something else: an order, an invoice, a parcel, a booking, a customer or account.

@@ -53,7 +53,18 @@ public enum VerificationCodeDetector {
     /// source code by its own word or its neighbours is left out.
     static func phraseHits(_ scalars: [Unicode.Scalar], _ lower: [Unicode.Scalar]) -> [Range<Int>] {
         var hits: [Range<Int>] = []
+        let startsPhraseByASCII = CodePhrases.startsPhraseByASCII
+        let startsPhraseByASCIIPair = CodePhrases.startsPhraseByASCIIPair
         for index in lower.indices {
+            let value = lower[index].value
+            if value < 0x80 {
+                guard startsPhraseByASCII[Int(value)] else { continue }
+                if index + 1 < lower.count, lower[index + 1].value < 0x80,
+                    !startsPhraseByASCIIPair[Int(value) << 7 | Int(lower[index + 1].value)]
+                {
+                    continue
+                }
+            }
             guard let phrases = CodePhrases.byFirstScalar[lower[index]] else { continue }
             for phrase in phrases where matches(phrase, at: index, scalars, lower) {
                 let range = index..<(index + phrase.scalars.count)
@@ -92,8 +103,18 @@ public enum VerificationCodeDetector {
             while after < lower.count, after < limit, !isWordScalar(lower[after]) { after += 1 }
             while after < lower.count, isWordScalar(lower[after]) { after += 1 }
         }
-        let words = String(String.UnicodeScalarView(lower[before..<after]))
-        return CodePhrases.nounVetoes.contains { words.contains($0) }
+        return hasNounVeto(String(String.UnicodeScalarView(lower[before..<after])))
+    }
+
+    /// Whether one of ``CodePhrases/nounVetoes`` occurs in `words` (as characters).
+    static func hasNounVeto(_ words: String) -> Bool {
+        let wordBytes = Array(words.utf8)
+        return CodePhrases.nounVetoBytes.contains { veto in
+            // No character but itself is canonically equivalent to a lowercase ASCII letter, so an ASCII
+            // veto can only match where its bytes occur; the byte search rules most vetoes out cheaply.
+            if let bytes = veto.asciiBytes, !Self.contains(bytes, in: wordBytes) { return false }
+            return words.contains(veto.text)
+        }
     }
 
     /// How well a phrase announces the candidate (lower is better), or `nil` when nothing does.
@@ -127,7 +148,7 @@ public enum VerificationCodeDetector {
         }
         // "482913 is your code": the phrase follows on the same line; a mixed code must open the line.
         guard let after, candidate.kind != .letters else { return nil }
-        if candidate.kind == .mixed && !lower[lineStart..<candidate.start].allSatisfy(\.properties.isWhitespace) {
+        if candidate.kind == .mixed && !lower[lineStart..<candidate.start].allSatisfy(\.isWhitespace) {
             return nil
         }
         let gap = lower[max(lineStart, candidate.start - 40)..<candidate.start]
@@ -138,7 +159,7 @@ public enum VerificationCodeDetector {
     /// Whether the candidate is the only thing on its line, apart from emphasis and brackets.
     static func isAlone(_ candidate: CodeCandidate, _ line: ArraySlice<Unicode.Scalar>) -> Bool {
         line.indices.allSatisfy { index in
-            (candidate.start..<candidate.end).contains(index) || line[index].properties.isWhitespace
+            (candidate.start..<candidate.end).contains(index) || line[index].isWhitespace
                 || "*_[]()".unicodeScalars.contains(line[index])
         }
     }
@@ -164,6 +185,19 @@ public enum VerificationCodeDetector {
                 }
                 index += 1
             }
+        }
+        return false
+    }
+
+    /// Whether `needle` occurs in `haystack`, byte for byte.
+    static func contains(_ needle: [UInt8], in haystack: [UInt8]) -> Bool {
+        guard let first = needle.first, needle.count <= haystack.count else { return needle.isEmpty }
+        var index = 0
+        while index + needle.count <= haystack.count {
+            if haystack[index] == first && haystack[index..<(index + needle.count)].elementsEqual(needle) {
+                return true
+            }
+            index += 1
         }
         return false
     }

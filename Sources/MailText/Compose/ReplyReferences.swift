@@ -61,7 +61,7 @@ public enum ReplyReferences {
             }
         }
         if ids.isEmpty, !value.contains("<") {
-            let bare = value.trimmingCharacters(in: .whitespaces)
+            let bare = WhitespaceTrimming.whitespaces.trimming(value)
             if bare.contains("@"), let id = normalized(bare) { return [id] }
         }
         return ids
@@ -75,7 +75,7 @@ public enum ReplyReferences {
     /// The id as `<id>`, whether it was given with brackets or without; `nil` when it is empty or holds
     /// whitespace, a control character or another angle bracket, which could not be written into a header.
     public static func normalized(_ id: String) -> String? {
-        var text = Substring(id.trimmingCharacters(in: .whitespacesAndNewlines))
+        var text = Substring(WhitespaceTrimming.whitespacesAndNewlines.trimming(id))
         if text.hasPrefix("<") && text.hasSuffix(">") && text.count >= 2 { text = text.dropFirst().dropLast() }
         guard !text.isEmpty,
             !text.unicodeScalars.contains(where: { $0 == "<" || $0 == ">" || isForbidden($0) })
@@ -85,6 +85,6 @@ public enum ReplyReferences {
 
     /// Whitespace and controls (C0, DEL, C1), which have no place inside an id.
     private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value <= 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.properties.isWhitespace
+        scalar.value <= 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.isWhitespace
     }
 }

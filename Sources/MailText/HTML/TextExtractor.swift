@@ -232,7 +232,7 @@ struct TextExtractor {
                 }
             } else if Self.invisibleScalars.contains(scalar) {
                 continue
-            } else if (collapsing && scalar.properties.isWhitespace) || scalar == "\u{2028}" || scalar == "\u{2029}" {
+            } else if (collapsing && scalar.isWhitespace) || scalar == "\u{2028}" || scalar == "\u{2029}" {
                 self.pendingSpace = true
                 if scalar == "\u{00A0}" { self.blockHasNonBreakingSpace = true }
             } else {

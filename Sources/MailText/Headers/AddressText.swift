@@ -39,11 +39,14 @@ enum AddressText {
     private static func clean(_ bytes: [UInt8]) -> String {
         let text = HeaderText.sanitized(CharsetDecoder.decode(bytes, charset: nil))
         // Whitespace is dropped except inside a quoted local part (`"john doe"@x.org`).
+        if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x20 && ($0 < 0x09 || $0 > 0x0D) }) {
+            return text  // ASCII without White_Space (the usual address): nothing to drop
+        }
         var result = String.UnicodeScalarView()
         var inQuotes = false
         for scalar in text.unicodeScalars {
             if scalar == "\"" { inQuotes.toggle() }
-            if inQuotes || !scalar.properties.isWhitespace { result.append(scalar) }
+            if inQuotes || !scalar.isWhitespace { result.append(scalar) }
         }
         return String(result)
     }

@@ -57,7 +57,7 @@ public enum ListHeaders {
                 return .address(first)
             }
         }
-        let bare = String(decoding: withoutComments(raw), as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        let bare = WhitespaceTrimming.whitespaces.trimming(String(decoding: withoutComments(raw), as: UTF8.self))
         return bare.lowercased() == "no" ? .readOnly : nil
     }
 
@@ -97,7 +97,7 @@ public enum ListHeaders {
     /// A list identifier: decoded as UTF-8 (else windows-1252), controls dropped, trimmed, lowercased.
     private static func identifier(_ bytes: ArraySlice<UInt8>) -> String? {
         let text = HeaderText.sanitized(CharsetDecoder.decode(Array(bytes), charset: nil))
-        let id = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let id = WhitespaceTrimming.whitespaces.trimming(text).lowercased()
         return id.isEmpty ? nil : id
     }
 

@@ -62,7 +62,7 @@ public struct MIMEPart: Sendable, Equatable {
     /// The Content-ID without angle brackets.
     public var contentID: String? {
         guard let raw = headers.first("Content-ID") else { return nil }
-        var id = String(decoding: raw, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        var id = WhitespaceTrimming.whitespaces.trimming(String(decoding: raw, as: UTF8.self))
         if id.hasPrefix("<") && id.hasSuffix(">") && id.count >= 2 { id = String(id.dropFirst().dropLast()) }
         return id.isEmpty ? nil : id
     }

@@ -81,7 +81,8 @@ public struct ParsedMessage: Sendable, Equatable {
         listPosting = headers.first("List-Post").flatMap(ListHeaders.posting)
         dateMs = headers.first("Date").flatMap { MailDate.parse(String(decoding: $0, as: UTF8.self)) }
         messageID = headers.first("Message-ID").map {
-            ReplyReferences.parse($0).first ?? String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            ReplyReferences.parse($0).first
+                ?? WhitespaceTrimming.whitespaces.trimming(String(decoding: $0, as: UTF8.self))
         }
         references = headers.first("References").map(ReplyReferences.parse) ?? []
         let body = BodySelector.select(in: root)

@@ -11,7 +11,7 @@ public enum TransferDecoding {
 
         /// Reads a `Content-Transfer-Encoding` value; unknown values (`x-uuencode`, typos) are identity.
         public init(headerValue: String?) {
-            switch headerValue?.trimmingCharacters(in: .whitespaces).lowercased() {
+            switch headerValue.map({ WhitespaceTrimming.whitespaces.trimming($0) })?.lowercased() {
             case "base64": self = .base64
             case "quoted-printable": self = .quotedPrintable
             default: self = .identity  // 7bit, 8bit, binary, absent, unknown

@@ -10,7 +10,7 @@ public struct MailAddress: Hashable, Sendable, Codable {
     public var address: String
 
     public init(name: String? = nil, address: String) {
-        let trimmedName = name?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmedName = name.map { WhitespaceTrimming.whitespacesAndNewlines.trimming($0) }
         self.name = trimmedName?.isEmpty == false ? trimmedName : nil
         self.address = address
     }

@@ -118,7 +118,7 @@ public enum NewsletterClassifier {
             guard let raw = value(of: name, in: headers)?.lowercased(),
                 let at = raw.lastIndex(of: "@")
             else { continue }
-            let domain = raw[raw.index(after: at)...].trimmingCharacters(in: CharacterSet(charactersIn: "> "))
+            let domain = raw[raw.index(after: at)...].trimmingCharacters(in: domainTrimmed)
             if let bulk = bulkDomain(domain), !signals.contains("bulk sender domain \(bulk)") {
                 signals.append("bulk sender domain \(bulk) (\(name))")
             }
@@ -143,10 +143,16 @@ public enum NewsletterClassifier {
     ]
 
     static func bulkDomain(_ domain: String) -> String? {
-        bulkDomains.first { domain == $0 || domain.hasSuffix("." + $0) }
+        zip(bulkDomains, dottedBulkDomains).first { domain == $0 || domain.hasSuffix($1) }?.0
     }
 
+    /// ``bulkDomains`` with a leading dot, built once instead of once per domain per message.
+    static let dottedBulkDomains = bulkDomains.map { "." + $0 }
+
+    /// The characters cut from a Sender or Return-Path domain.
+    static let domainTrimmed = CharacterSet(charactersIn: "> ")
+
     static func value(of name: String, in headers: HeaderFields) -> String? {
-        headers.first(name).map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespaces) }
+        headers.first(name).map { WhitespaceTrimming.whitespaces.trimming(String(decoding: $0, as: UTF8.self)) }
     }
 }
