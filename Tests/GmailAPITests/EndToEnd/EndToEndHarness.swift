@@ -56,13 +56,13 @@ struct EndToEnd: @unchecked Sendable {
         batchSize: Int = 50,
         pacer: QuotaPacer = .unlimited(), random: any RandomSource = FixedRandom(value: 0),
         sleeper: (any Sleeper)? = nil,
-        userID: String = "me", timeoutSeconds: Int = 10
+        userID: String = "me", timeoutSeconds: Int = 10, transport: any HTTPTransport = URLSessionTransport()
     ) -> GmailClient {
         GmailClient(
             configuration: .init(
                 baseURL: baseURL, userID: userID, batchSize: batchSize, maxAttempts: maxAttempts,
                 timeouts: .uniform(timeoutSeconds)),
-            transport: URLSessionTransport(), tokens: tokens, pacer: pacer, sleeper: sleeper ?? self.sleeper,
+            transport: transport, tokens: tokens, pacer: pacer, sleeper: sleeper ?? self.sleeper,
             random: random)
     }
 
