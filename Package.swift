@@ -69,6 +69,12 @@ let package = Package(
             name: "TextSafety",
             swiftSettings: strictSettings
         ),
+        // IMAP's wire format (framing, parsing, encoding, modified UTF-7), pure bytes with no I/O, so the
+        // connection and the sync engine share one tested protocol layer.
+        .target(
+            name: "IMAPProtocol",
+            swiftSettings: strictSettings
+        ),
         // Gmail's message payload (the `format=full` MIME tree) and base64url: the one model the client,
         // the text pipeline and the emulator share. It sits below all three, which must not depend on
         // one another, and knows nothing of HTTP or MIME parsing.
@@ -249,6 +255,11 @@ let package = Package(
         .testTarget(
             name: "ChatmailStoreTests",
             dependencies: ["ChatmailStore", "Digest", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "IMAPProtocolTests",
+            dependencies: ["IMAPProtocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
