@@ -12,8 +12,9 @@ extension DovecotServer {
         layout.home(of: user).appendingPathComponent("Maildir")
     }
 
-    /// Where `folder` (named with `.` between levels, as over IMAP) keeps its messages: INBOX is the
-    /// Maildir itself, any other folder is `Maildir/.Name` with its name in modified UTF-7.
+    /// Where `folder` keeps its messages. `folder` is the plain name with `.` between levels
+    /// (`Projekte.Ärger`, not its modified UTF-7 wire form), as doveadm takes it too. INBOX is the
+    /// Maildir itself, any other folder is `Maildir/.Name` with the name in modified UTF-7.
     public func folderDirectory(_ folder: String, of user: String) -> URL {
         if folder.uppercased() == "INBOX" { return maildir(of: user) }
         return maildir(of: user).appendingPathComponent("." + ModifiedUTF7.encode(folder))

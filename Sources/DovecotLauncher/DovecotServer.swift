@@ -94,7 +94,7 @@ public final class DovecotServer: @unchecked Sendable {
     public func restart() throws(DovecotError) {
         try lock.locked { () throws(DovecotError) in
             try stopLocked()
-            try launchLocked()
+            try relaunchLocked()
         }
     }
 
@@ -123,7 +123,7 @@ public final class DovecotServer: @unchecked Sendable {
         try lock.locked { () throws(DovecotError) in
             try stopLocked()
             try body()
-            try launchLocked()
+            try relaunchLocked()
         }
     }
 
@@ -165,6 +165,22 @@ public final class DovecotServer: @unchecked Sendable {
         let log = newLog(since: logStart)
         try stopLocked()
         throw .startFailed(reason: "no `* OK` greeting on 127.0.0.1:\(port) within 30 s", log: log)
+    }
+
+    /// Starts again on the kept port. Another process choosing a free port binds it for a moment, which
+    /// makes Dovecot's bind fail; a few tries spaced out get past that.
+    private func relaunchLocked() throws(DovecotError) {
+        for attempt in 1...5 {
+            do {
+                try launchLocked()
+                return
+            } catch {
+                guard attempt < 5, case .startFailed(_, let log) = error, log.contains("Address already in use") else {
+                    throw error
+                }
+                usleep(300_000)
+            }
+        }
     }
 
     private func stopLocked() throws(DovecotError) {
