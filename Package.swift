@@ -127,6 +127,12 @@ let package = Package(
             name: "EmulatorLauncher",
             swiftSettings: strictSettings
         ),
+        // Runs a real Dovecot (Debian's dovecot-imapd) on 127.0.0.1 for the IMAP tests and the benchmark,
+        // with its configuration, mail and logs under one directory. Foundation and Glibc only.
+        .target(
+            name: "DovecotLauncher",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "gmail-emulator",
             dependencies: ["GmailEmulator", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -304,6 +310,11 @@ let package = Package(
         .testTarget(
             name: "GmailAPITests",
             dependencies: ["ChatmailTestSupport", "GmailAPI", "GmailEmulator", "GmailModel"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DovecotLauncherTests",
+            dependencies: ["DovecotLauncher", "ChatmailTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
