@@ -29,6 +29,9 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
         // base64url for Gmail's payloads and the PKCE challenge.
         .package(url: "https://github.com/swift-extras/swift-extras-base64", exact: "1.2.0"),
+        // The IMAP client's transport; the same versions Hummingbird already resolved.
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
     ],
     targets: [
         // The SQL migrations in `Schema/` are the single truth about the database. SwiftPM only ships
@@ -261,6 +264,27 @@ let package = Package(
         .testTarget(
             name: "ChatmailStoreTests",
             dependencies: ["ChatmailStore", "Digest", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
+        // The IMAP client: one pipelined connection on SwiftNIO, with TLS or STARTTLS and SASL login.
+        .target(
+            name: "IMAPClient",
+            dependencies: [
+                "IMAPProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "IMAPClientTests",
+            dependencies: [
+                "IMAPClient", "IMAPProtocol", "ChatmailTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
