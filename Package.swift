@@ -138,10 +138,12 @@ let package = Package(
             dependencies: ["GmailEmulator", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings
         ),
-        // Sync: the sync engine, the persister mapping and mailbox import.
+        // Sync: the sync engine, its Gmail and IMAP orchestrators, the persister mapping and mailbox import.
         .target(
             name: "ChatmailSync",
-            dependencies: ["ChatmailStore", "MailText", "Digest", "GmailAPI", "GmailModel"],
+            dependencies: [
+                "ChatmailStore", "MailText", "Digest", "GmailAPI", "GmailModel", "IMAPClient", "IMAPProtocol",
+            ],
             swiftSettings: strictSettings
         ),
         // glibc's wcwidth, which Swift's Glibc module does not show.
@@ -217,6 +219,7 @@ let package = Package(
                 "EmulatorLauncher",
                 "GmailAPI",
                 "GmailModel",
+                "IMAPClient",
                 "MailText",
                 "TerminalUI",
                 "TextFormatting",
@@ -329,6 +332,15 @@ let package = Package(
             name: "ChatmailSyncTests",
             dependencies: [
                 "ChatmailSync", "ChatmailStore", "MailText", "GmailAPI", "GmailEmulator",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // IMAP sync end to end: a real Dovecot on loopback, real SQLite files.
+        .testTarget(
+            name: "IMAPSyncTests",
+            dependencies: [
+                "ChatmailSync", "ChatmailStore", "ChatmailTestSupport", "DovecotLauncher", "IMAPClient", "MailText",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings

@@ -159,7 +159,7 @@ public enum AppReducer {
             return loadCodes(&state)
         case .character("S"):
             switch state.origin {
-            case .gmail: return requestSync(&state)
+            case .synced: return requestSync(&state)
             case .local: state.status.note = MailboxOrigin.localSyncNote
             }
         default: break
@@ -265,7 +265,7 @@ public enum AppReducer {
     /// Syncs now, or once more after the sync that is running, which may have missed the new work. A local
     /// mailbox never syncs: every caller (the start, the tick, actions, sends) goes through here.
     static func requestSync(_ state: inout AppState) -> [AppEffect] {
-        guard case .gmail = state.origin else { return [] }
+        guard case .synced = state.origin else { return [] }
         state.nextSyncAtMs = state.nowMs + state.syncIntervalMs
         if state.running.contains(.sync) {
             state.syncRequestedWhileRunning = true

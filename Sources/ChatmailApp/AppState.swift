@@ -61,7 +61,7 @@ public struct AppState: Sendable, Equatable {
     public var runningSince: [Work: Int64] = [:]
 
     public init(
-        account: String, origin: MailboxOrigin = .gmail, size: TerminalSize, glyphs: Glyphs = .rounded,
+        account: String, origin: MailboxOrigin = .synced, size: TerminalSize, glyphs: Glyphs = .rounded,
         timeZone: TimeZone = .current, nowMs: Int64 = 0, syncIntervalMs: Int64 = 60_000, transcriptLimit: Int = 200,
         listLimit: Int = 500
     ) {
@@ -99,14 +99,15 @@ public struct AppState: Sendable, Equatable {
 
 /// Where the mailbox's mail comes from, which decides whether the app syncs at all.
 public enum MailboxOrigin: Sendable, Equatable {
-    /// A Gmail account with a saved login: synced in the background, after actions and on `S`.
-    case gmail
+    /// An account with a saved login (Gmail's API or IMAP): synced in the background, after actions and on `S`.
+    case synced
     /// Mail imported with no login: read and sorted here, and never synced. A normal state, not a failure,
     /// so the status line says so quietly instead of reporting every sync it would attempt as an error.
     case local
 
     /// What the sync key says on a local mailbox.
-    public static let localSyncNote = "Local mailbox: nothing to sync. `chatmail login` connects it to Gmail."
+    public static let localSyncNote =
+        "Local mailbox: nothing to sync. `chatmail login` connects it to Gmail or an IMAP server."
 }
 
 /// Which part of the screen takes the keys.

@@ -142,7 +142,7 @@ public enum AppView {
             facts.append("\(screener.heldCount) screened")
         }
         switch state.origin {
-        case .gmail: facts.append(status.lastSyncAtMs.map { "synced " + context.time.ago($0) } ?? "not synced yet")
+        case .synced: facts.append(status.lastSyncAtMs.map { "synced " + context.time.ago($0) } ?? "not synced yet")
         case .local: facts.append("local mailbox")
         }
         if status.pendingCount > 0 { facts.append("\(status.pendingCount) pending") }

@@ -13,16 +13,20 @@ public struct AppEffects: Sendable {
     /// A Gmail client for sync and sending; it throws when there is no usable login (the app then works
     /// offline, and a send stays queued).
     public let gmail: @Sendable () throws -> GmailClient
+    /// The engine each sync runs with: by default a Gmail engine on ``gmail``; an IMAP account's otherwise.
+    public let syncEngine: @Sendable () throws -> SyncEngine
     public let clock: ChatmailStore.Clock
     public let timeZone: TimeZone
 
     public init(
         store: ChatmailStore, account: Account, gmail: @escaping @Sendable () throws -> GmailClient,
-        clock: @escaping ChatmailStore.Clock, timeZone: TimeZone = .current
+        syncEngine: (@Sendable () throws -> SyncEngine)? = nil, clock: @escaping ChatmailStore.Clock,
+        timeZone: TimeZone = .current
     ) {
         self.store = store
         self.account = account
         self.gmail = gmail
+        self.syncEngine = syncEngine ?? { SyncEngine(store: store, gmail: try gmail()) }
         self.clock = clock
         self.timeZone = timeZone
     }
@@ -147,8 +151,7 @@ public struct AppEffects: Sendable {
 
     func sync() async -> AppEvent {
         do {
-            let engine = SyncEngine(store: store, gmail: try gmail())
-            _ = try await engine.run(account: account)
+            _ = try await syncEngine().run(account: account)
             let actions = try store.pendingActions(of: account.id)
             return .syncFinished(
                 SyncSummary(

@@ -2,6 +2,7 @@ import ChatmailStore
 import ChatmailSync
 import Foundation
 import GmailAPI
+import IMAPClient
 import MarkdownExport
 import TerminalUI
 import TextFormatting
@@ -35,7 +36,7 @@ enum ExitStatus: Int32, Sendable {
             case .noAccount, .unknownAccount: self = .notLoggedIn
             case .databaseLocked, .migrationFailed, .schemaFromNewerVersion: self = .databaseUnavailable
             case .databaseDamaged: self = .databaseDamaged
-            case .accountNotChosen: self = .usage
+            case .accountNotChosen, .providerMismatch: self = .usage
             case .schemaMissing, .invalidMigrations, .unreadableDatabase: self = .failure
             }
         case let error as GmailAPIError:
@@ -55,6 +56,13 @@ enum ExitStatus: Int32, Sendable {
             }
         case is CredentialStoreError:
             self = .failure
+        case let error as IMAPClientError:
+            switch error {
+            case .authenticationFailed: self = .notLoggedIn
+            default: self = .failure
+            }
+        case is IMAPCredentialError:
+            self = .notLoggedIn
         case let error as SyncError:
             switch error {
             case .accountMismatch: self = .notLoggedIn

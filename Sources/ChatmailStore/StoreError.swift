@@ -26,6 +26,8 @@ public enum StoreError: Error, Sendable, Equatable {
     case unknownAccount(String)
     /// Several accounts exist and none was chosen.
     case accountNotChosen(available: [String])
+    /// The address is already an account of another kind (a synced Gmail API account cannot become IMAP).
+    case providerMismatch(email: String, stored: MailProviderKind)
 }
 
 extension StoreError: LocalizedError {
@@ -47,11 +49,13 @@ extension StoreError: LocalizedError {
             "The database at \(path) is damaged: \(reason); restore a backup, or move it aside and run "
                 + "`chatmail login` and `chatmail sync` to download your mail again."
         case .noAccount:
-            "No Gmail account is set up yet. Run `chatmail login` first."
+            "No account is set up yet. Run `chatmail login` (Gmail) or `chatmail login --imap ADDRESS --host HOST` first."
         case .unknownAccount(let email):
             "No account \(email) in this chatmail home. Run `chatmail status` to see the accounts."
         case .accountNotChosen(let available):
             "Several accounts exist (\(available.joined(separator: ", "))); choose one with --account."
+        case .providerMismatch(let email, let stored):
+            "\(email) is already synced here as a \(stored == .gmail ? "Gmail API" : "IMAP") account; use another --home for it."
         }
     }
 }

@@ -54,7 +54,8 @@ public struct JSONRenderer: Sendable {
                 pendingActions: .init(
                     pending: counts[.pending] ?? 0, processing: counts[.processing] ?? 0, failed: counts[.failed] ?? 0,
                     completed: counts[.completed] ?? 0, abandoned: counts[.abandoned] ?? 0),
-                abandonedMessages: status.abandonedMessageCount))
+                abandonedMessages: status.abandonedMessageCount, provider: status.account.provider.rawValue,
+                server: status.imapServer))
     }
 
     func conversationJSON(_ conversation: ConversationSummary) -> ConversationJSON {
@@ -256,6 +257,10 @@ struct StatusJSON: Encodable {
     var unreadConversationCount: Int
     var pendingActions: PendingActions
     var abandonedMessages: Int
+    /// "gmail" or "imap".
+    var provider: String
+    /// An IMAP account's server, `host:port (security)`; absent for Gmail's API.
+    var server: String?
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -270,10 +275,12 @@ struct StatusJSON: Encodable {
         try container.encode(unreadConversationCount, forKey: .unreadConversationCount)
         try container.encode(pendingActions, forKey: .pendingActions)
         try container.encode(abandonedMessages, forKey: .abandonedMessages)
+        try container.encode(provider, forKey: .provider)
+        try container.encodeIfPresent(server, forKey: .server)
     }
 
     enum CodingKeys: String, CodingKey {
         case account, dataPath, demo, historyId, lastSyncAt, messageCount, conversationCount, archivedConversationCount
-        case unreadConversationCount, pendingActions, abandonedMessages
+        case unreadConversationCount, pendingActions, abandonedMessages, provider, server
     }
 }

@@ -92,6 +92,7 @@ extension StatusView {
             pendingActionCount: actions[.pending, default: 0] + actions[.processing, default: 0],
             failedActionCount: actions[.failed, default: 0], abandonedActionCount: actions[.abandoned, default: 0],
             abandonedMessageCount: status.abandonedMessageCount)
+        imapServer = status.imapServer
     }
 }
 

@@ -54,7 +54,7 @@ struct LocalMailboxTests {
     @Test("the same keys on a Gmail mailbox still sync")
     func gmailStillSyncs() {
         var state = Data.state()
-        #expect(state.origin == .gmail)
+        #expect(state.origin == .synced)
         #expect(Data.work(Data.press(&state, .character("S"))) == [.syncNow])
     }
 

@@ -212,7 +212,10 @@ import Testing
         for command in [["conversations"], ["show", "alice"], ["status"]] {
             let result = try await CLIFixture.run(["--home", empty.path] + command)
             #expect(result.status == 3)
-            #expect(result.stderr == "chatmail: No Gmail account is set up yet. Run `chatmail login` first.\n")
+            #expect(
+                result.stderr
+                    == "chatmail: No account is set up yet. Run `chatmail login` (Gmail) or `chatmail login --imap ADDRESS --host HOST` first.\n"
+            )
         }
         #expect(!FileManager.default.fileExists(atPath: empty.path))
     }

@@ -90,7 +90,7 @@ import Testing
         #expect(
             first.stderr == """
                 chatmail: the database at \(database.path) was empty; starting a new one.
-                chatmail: No Gmail account is set up yet. Run `chatmail login` first.
+                chatmail: No account is set up yet. Run `chatmail login` (Gmail) or `chatmail login --imap ADDRESS --host HOST` first.
 
                 """)
         let second = try await CLIFixture.run(["conversations", "--home", home.path])

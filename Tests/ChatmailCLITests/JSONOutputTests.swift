@@ -35,7 +35,8 @@ import Testing
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("chatmail-json-\(UUID().uuidString)")
         let result = try await CLIFixture.run(arguments + ["--home", home.path])
         #expect(result.status == 3)
-        let message = "No Gmail account is set up yet. Run `chatmail login` first."
+        let message =
+            "No account is set up yet. Run `chatmail login` (Gmail) or `chatmail login --imap ADDRESS --host HOST` first."
         #expect(result.stderr == "chatmail: \(message)\n")
         let document = try #require(try result.json() as? [String: Any], "\(result.stdout)")
         #expect(document.keys.sorted() == ["error"])

@@ -2,6 +2,7 @@ import ArgumentParser
 import ChatmailApp
 import ChatmailAppRuntime
 import ChatmailStore
+import ChatmailSync
 import Foundation
 import GmailAPI
 import TerminalKit
@@ -35,19 +36,28 @@ struct App: AsyncParsableCommand {
         let account = try env.selectedAccount(in: store)
         // Decided here, once, so the reducer can leave a mailbox with no login alone: imported mail is a
         // normal state, and a sync attempted only to fail would be reported as an error on every tick.
-        let origin: MailboxOrigin = GmailSession.hasSavedLogin(env) ? .gmail : .local
+        let origin: MailboxOrigin =
+            account.provider == .imap || GmailSession.hasSavedLogin(env) ? .synced : .local
         // One connection for the whole session (a demo home starts its emulator once). A login that cannot
         // be used (revoked, unreadable, a demo emulator that will not start) still opens the app: reading
         // and local actions need no network, and the status line says why syncs fail.
         let connection: Result<GmailConnection, any Error> =
-            switch origin {
-            case .gmail: Result { try GmailConnection.open(env) }
-            case .local: .failure(StoreError.noAccount)
+            switch (origin, account.provider) {
+            case (.synced, .gmail): Result { try GmailConnection.open(env) }
+            case (.synced, .imap), (.local, _): .failure(StoreError.noAccount)
             }
         defer { if case .success(let open) = connection { open.close() } }
         let client: Result<GmailClient, any Error> = connection.map(\.client)
+        var imapEngine: (@Sendable () throws -> SyncEngine)?
+        if account.provider == .imap {
+            // A connector that cannot be built (settings gone) leaves reading and local actions working;
+            // each sync reports why it cannot run.
+            let connector = Result { try IMAPSession.connector(for: account, in: store, env: env) }
+            imapEngine = { SyncEngine(store: store, imap: try connector.get(), pusher: QueueHoldingPusher()) }
+        }
         let effects = AppEffects(
-            store: store, account: account, gmail: { try client.get() }, clock: env.clock, timeZone: .current)
+            store: store, account: account, gmail: { try client.get() }, syncEngine: imapEngine, clock: env.clock,
+            timeZone: .current)
         let glyphs = env.glyphs
         let state = AppState(
             account: account.email, origin: origin, size: TerminalSize(columns: 80, rows: 24), glyphs: glyphs,

@@ -4,16 +4,27 @@ import ChatmailSync
 import Foundation
 import GmailAPI
 
-/// `chatmail login`: authorizes chatmail for a Gmail account and remembers the refresh token.
+/// `chatmail login`: authorizes chatmail for a Gmail account and remembers the refresh token, or with
+/// `--imap` checks and stores an IMAP account.
 struct Login: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Log in to Gmail (OAuth in the browser, or --refresh-token-file on headless machines).",
+        abstract: "Log in to Gmail (OAuth in the browser) or, with --imap, to any IMAP server.",
         discussion: """
-            Opens Google's consent page (the URL is printed too) and waits on 127.0.0.1 for the answer, with \
-            PKCE. The refresh token is stored in the chatmail home with mode 0600; access tokens are never stored.
+            Gmail: opens Google's consent page (the URL is printed too) and waits on 127.0.0.1 for the answer, \
+            with PKCE. The refresh token is stored in the chatmail home with mode 0600; access tokens are never \
+            stored.
+
+            IMAP (--imap ADDRESS --host HOST): connects, logs in and reads the folder list before storing \
+            anything; SMTP settings are stored for sending but not checked. With --password-command or \
+            --token-command the command runs at each connection and nothing secret is stored. Otherwise the \
+            password is read from stdin (when it is not a terminal) or asked for without echo, and stored in \
+            the chatmail home's imap-credentials.json with mode 0600 (the home is 0700). A rejected password \
+            exits 3; an unreachable server or a TLS failure exits 1. The config file's [[account]] table with \
+            the same address (kind = "imap") can hold every one of these settings.
             """)
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var imapOptions: IMAPLoginOptions
 
     @Option(help: "The OAuth client id (default: $CHATMAIL_CLIENT_ID).") var clientID: String?
     @Option(help: "The OAuth client secret, if the client has one (default: $CHATMAIL_CLIENT_SECRET).")
@@ -30,6 +41,10 @@ struct Login: AsyncParsableCommand {
 
     func run() async throws {
         let env = makeEnvironment()
+        if let address = imapOptions.imap {
+            try await IMAPLogin(options: imapOptions, address: address, env: env).run()
+            return
+        }
         let settings = try GmailSettings.resolve(
             clientIDOption: clientID, clientSecretOption: clientSecret, environment: env.environment,
             file: env.config.gmail)

@@ -3,10 +3,10 @@ import ChatmailStore
 import ChatmailSync
 import Foundation
 
-/// `chatmail sync`: sends queued actions, then pulls Gmail's changes.
+/// `chatmail sync`: sends queued actions, then pulls the server's changes (Gmail's API or IMAP).
 struct Sync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Sync with Gmail: push queued actions, then pull (initial, incremental or recovery).",
+        abstract: "Sync with the server: push queued actions, then pull (initial, incremental or recovery).",
         discussion: "Safe to interrupt: everything done so far is committed, and the next run continues.")
 
     @OptionGroup var global: GlobalOptions
@@ -19,19 +19,28 @@ struct Sync: AsyncParsableCommand {
         let crashes = try Self.crashPoints(env.environment)
         let store = try env.openExistingStore()
         let account = try env.selectedAccount(in: store)
-        let connection = try GmailConnection.open(env)
-        defer { connection.close() }
-        let client = connection.client
         let progress = ProgressLine(enabled: !json && isatty(STDERR_FILENO) == 1)
         // One tracker for the push and the pull, so the summary counts conversations either changed.
         let tracker = ModificationTracker()
-        let pusher = PendingActionSender(
-            store: store, gmail: client, clock: env.clock, tracker: tracker, crashes: crashes)
-        let engine = SyncEngine(
-            store: store, gmail: client, pusher: pusher, tracker: tracker, crashes: crashes,
-            progress: { progress.show($0) })
         let abandonedBefore = try Self.abandonedActions(store, account)
-        let report = try await engine.run(account: account, full: full)
+        let report: SyncReport
+        switch account.provider {
+        case .imap:
+            let engine = SyncEngine(
+                store: store, imap: try IMAPSession.connector(for: account, in: store, env: env),
+                pusher: QueueHoldingPusher(), tracker: tracker, crashes: crashes, progress: { progress.show($0) })
+            report = try await engine.run(account: account, full: full)
+        case .gmail:
+            let connection = try GmailConnection.open(env)
+            defer { connection.close() }
+            let client = connection.client
+            let pusher = PendingActionSender(
+                store: store, gmail: client, clock: env.clock, tracker: tracker, crashes: crashes)
+            let engine = SyncEngine(
+                store: store, gmail: client, pusher: pusher, tracker: tracker, crashes: crashes,
+                progress: { progress.show($0) })
+            report = try await engine.run(account: account, full: full)
+        }
         progress.finish()
         let newlyAbandoned = try Self.abandonedActions(store, account) - abandonedBefore
         try output(env) {
@@ -70,6 +79,9 @@ struct Sync: AsyncParsableCommand {
         if abandonedActions > 0 { parts.append("\(actions(abandonedActions)) abandoned (see `chatmail pending`)") }
         if report.abandoned > 0 {
             parts.append("\(report.abandoned) failed (retried next sync; see `chatmail status`)")
+        }
+        if report.unreadable > 0 {
+            parts.append("\(report.unreadable) stored unread as email (not valid messages; kept as received)")
         }
         let conversations =
             report.conversationsUpdated == 1 ? "1 conversation" : "\(report.conversationsUpdated) conversations"

@@ -36,6 +36,8 @@ struct ChatmailConfig: Equatable, Sendable {
     var gmail = Gmail()
     var display = Display()
     var app = App()
+    /// `[[account]]` tables, in file order.
+    var accounts: [ConfiguredAccount] = []
 
     /// The sections and their keys, in the order the documentation lists them.
     static let keys: KeyValuePairs<String, [String]> = [
@@ -104,7 +106,9 @@ enum TOMLScalar: Equatable {
     case string(String)
     case integer(Int)
     case boolean(Bool)
-    /// Anything else (a float, a date, an array, a table), by its TOML type name for the message.
+    /// An array whose every element is a string.
+    case strings([String])
+    /// Anything else (a float, a date, another array, a table), by its TOML type name for the message.
     case other(typeName: String)
 
     var typeName: String {
@@ -112,6 +116,7 @@ enum TOMLScalar: Equatable {
         case .string: "a string"
         case .integer: "an integer"
         case .boolean: "a boolean"
+        case .strings: "an array"
         case .other(let name): name
         }
     }
@@ -129,6 +134,13 @@ enum TOMLScalar: Equatable {
     func boolean() throws(ConfigValueProblem) -> Bool {
         guard case .boolean(let value) = self else { throw .wrongType(expected: "true or false", found: typeName) }
         return value
+    }
+
+    func strings() throws(ConfigValueProblem) -> [String] {
+        guard case .strings(let values) = self else {
+            throw .wrongType(expected: "an array of strings", found: typeName)
+        }
+        return values
     }
 
     func nonEmptyString() throws(ConfigValueProblem) -> String {

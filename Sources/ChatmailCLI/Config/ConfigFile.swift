@@ -55,10 +55,14 @@ enum ConfigFile {
         }
         var config = ChatmailConfig()
         for (section, value) in root {
+            if section == "account" {
+                config.accounts = try accounts(value, path: path, text: text)
+                continue
+            }
             guard ChatmailConfig.keys.contains(where: { $0.key == section }) else {
                 throw .unknownKey(
                     path: path, line: line(of: [section], in: text), key: section,
-                    known: ChatmailConfig.keys.map { "[\($0.key)]" })
+                    known: ChatmailConfig.keys.map { "[\($0.key)]" } + ["[[account]]"])
             }
             guard let table = value.table else {
                 throw .wrongType(
@@ -85,6 +89,48 @@ enum ConfigFile {
         return config
     }
 
+    /// The `[[account]]` tables.
+    private static func accounts(_ value: any TOMLValueConvertible, path: String, text: String) throws(ConfigError)
+        -> [ConfiguredAccount]
+    {
+        guard let array = value.array else {
+            throw .wrongType(
+                path: path, line: line(of: ["account"], in: text), key: "account",
+                expected: "an array of tables ([[account]])", found: scalar(value).typeName)
+        }
+        var accounts: [ConfiguredAccount] = []
+        for element in array {
+            guard let table = element.table else {
+                throw .wrongType(
+                    path: path, line: line(of: ["account"], in: text), key: "account",
+                    expected: "an array of tables ([[account]])", found: scalar(element).typeName)
+            }
+            var account = ConfiguredAccount()
+            for (key, value) in table {
+                do throws(ConfigValueProblem) {
+                    try account.set(key: key, to: scalar(value))
+                } catch {
+                    let keyPath = "account.\(key)"
+                    switch error {
+                    case .unknownKey(let known):
+                        throw .unknownKey(path: path, line: nil, key: keyPath, known: known)
+                    case .wrongType(let expected, let found):
+                        throw .wrongType(path: path, line: nil, key: keyPath, expected: expected, found: found)
+                    case .invalid(let reason):
+                        throw .invalidValue(path: path, line: nil, key: keyPath, reason: reason)
+                    }
+                }
+            }
+            guard account.address != nil else {
+                throw .invalidValue(
+                    path: path, line: line(of: ["account"], in: text), key: "account",
+                    reason: "needs address = \"you@example.org\"")
+            }
+            accounts.append(account)
+        }
+        return accounts
+    }
+
     /// The parser's value, copied out of its tree.
     private static func scalar(_ value: any TOMLValueConvertible) -> TOMLScalar {
         switch value.type {
@@ -92,7 +138,11 @@ enum ConfigFile {
         case .int: value.int.map(TOMLScalar.integer) ?? .other(typeName: "an integer")
         case .bool: value.bool.map(TOMLScalar.boolean) ?? .other(typeName: "a boolean")
         case .double: .other(typeName: "a floating-point number")
-        case .array: .other(typeName: "an array")
+        case .array:
+            value.array.flatMap { array in
+                let strings = array.compactMap(\.string)
+                return strings.count == array.count ? TOMLScalar.strings(strings) : nil
+            } ?? .other(typeName: "an array")
         case .table: .other(typeName: "a table")
         case .date: .other(typeName: "a date")
         case .time: .other(typeName: "a time")

@@ -1,18 +1,28 @@
 import GRDB
 
-/// A Gmail account in the store.
+/// A mail account in the store: a Gmail account synced through Gmail's API, or any IMAP account.
 public struct Account: Sendable, Equatable, FetchableRecord, Decodable {
     public var id: AccountID
     public var email: String
+    /// Where the account's mail comes from.
+    public var provider: MailProviderKind = .gmail
     /// The last history id whose changes are all stored; `nil` before the first full sync completes.
     public var historyID: String?
     public var lastSyncAtMs: Int64?
 
     enum CodingKeys: String, CodingKey {
-        case id, email
+        case id, email, provider
         case historyID = "history_id"
         case lastSyncAtMs = "last_sync_at_ms"
     }
+}
+
+/// Where an account's mail comes from, as the `account.provider` column spells it.
+public enum MailProviderKind: String, Sendable, Codable, Equatable, DatabaseValueConvertible {
+    /// Gmail's REST API (OAuth).
+    case gmail
+    /// Any IMAP server, Gmail's included (an app password or XOAUTH2).
+    case imap
 }
 
 /// How a command chooses the account it works on.

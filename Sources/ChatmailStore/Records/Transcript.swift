@@ -84,6 +84,8 @@ public struct StoreStatus: Sendable, Equatable {
     /// Pending actions by status; statuses with no action are absent.
     public var actionCounts: [PendingActionStatus: Int]
     public var abandonedMessageCount: Int
+    /// The IMAP server an IMAP account syncs with, as `host:port (security)`; `nil` for Gmail's API.
+    public var imapServer: String? = nil
 }
 
 /// The life cycle of a queued action, as stored in `pending_action.status` (CHECK-constrained).

@@ -4,7 +4,8 @@ extension ChatmailStore {
     /// Every account, oldest first.
     public func accounts() throws -> [Account] {
         try read { db in
-            try Account.fetchAll(db, sql: "SELECT id, email, history_id, last_sync_at_ms FROM account ORDER BY id")
+            try Account.fetchAll(
+                db, sql: "SELECT id, email, provider, history_id, last_sync_at_ms FROM account ORDER BY id")
         }
     }
 

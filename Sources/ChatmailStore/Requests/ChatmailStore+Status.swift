@@ -34,12 +34,15 @@ extension ChatmailStore {
                 try Int.fetchOne(
                     db, sql: "SELECT COUNT(*) FROM abandoned_message WHERE account_id = ?", arguments: [account.id])
                 ?? 0
+            let server = try StoreTransaction.imapSettings(of: account.id, in: db).map {
+                "\($0.host):\($0.port) (\($0.security.rawValue))"
+            }
             return StoreStatus(
                 account: account, messageCount: messages,
                 conversationCount: conversations?["total"] ?? 0,
                 archivedConversationCount: conversations?["archived"] ?? 0,
                 unreadConversationCount: conversations?["unread"] ?? 0,
-                actionCounts: actions, abandonedMessageCount: abandoned)
+                actionCounts: actions, abandonedMessageCount: abandoned, imapServer: server)
         }
     }
 }

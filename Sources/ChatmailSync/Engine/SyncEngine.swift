@@ -1,15 +1,17 @@
 import ChatmailStore
 import Foundation
 import GmailAPI
+import IMAPClient
 
-/// Runs one sync of one account: push queued actions, then pull.
+/// Runs one sync of one account: push queued actions, then pull from the account's ``MailSource``.
 ///
-/// Initial (or `--full`) sync when the account has no history id or an interrupted full sync is pending;
-/// incremental otherwise; recovery (a full relisting that downloads only unknown messages) when Gmail's
-/// history has expired. The engine only chooses and sequences orchestrators.
+/// Gmail: initial (or `--full`) sync when the account has no history id or an interrupted full sync is
+/// pending; incremental otherwise; recovery (a full relisting that downloads only unknown messages) when
+/// Gmail's history has expired. IMAP: ``IMAPSyncOrchestrator``, initial, incremental or recovery per
+/// folder. The engine only chooses and sequences orchestrators.
 public struct SyncEngine: Sendable {
     public let store: ChatmailStore
-    public let gmail: GmailClient
+    public let source: MailSource
     public let persister: MessagePersister
     public let pusher: any PendingActionPusher
     /// Which conversations this engine's runs changed; every rollup is recomputed from what it holds.
@@ -29,12 +31,29 @@ public struct SyncEngine: Sendable {
         progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
     ) {
         self.store = store
-        self.gmail = gmail
+        self.source = .gmail(gmail)
         self.persister = persister
         self.pusher = pusher ?? PendingActionSender(store: store, gmail: gmail, tracker: tracker, crashes: crashes)
         self.tracker = tracker
         self.chunkSize = max(1, chunkSize)
         self.reconcileEveryMs = reconcileEveryMs
+        self.crashes = crashes
+        self.progress = progress
+    }
+
+    /// An engine for an IMAP account. Queued actions wait in the queue: the pusher given sends them.
+    public init(
+        store: ChatmailStore, imap: IMAPConnector, pusher: any PendingActionPusher,
+        persister: MessagePersister = MessagePersister(), tracker: ModificationTracker = ModificationTracker(),
+        crashes: CrashPoints = CrashPoints(), progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
+    ) {
+        self.store = store
+        self.source = .imap(imap)
+        self.persister = persister
+        self.pusher = pusher
+        self.tracker = tracker
+        self.chunkSize = 250
+        self.reconcileEveryMs = 3_600_000
         self.crashes = crashes
         self.progress = progress
     }
@@ -46,6 +65,30 @@ public struct SyncEngine: Sendable {
         defer { lock.release() }
         let start = ContinuousClock.now
         await tracker.beginRun()
+        let gmail: GmailClient
+        switch source {
+        case .gmail(let client):
+            gmail = client
+        case .imap(let connector):
+            let pendingSent = try await pusher.pushDue(account: account.id)
+            let connection = try await connector.connect()
+            var report: SyncReport
+            do {
+                report = try await IMAPSyncOrchestrator(
+                    connection: connection, store: store, tracker: tracker, pipeline: persister.pipeline,
+                    crashes: crashes, progress: progress
+                ).run(account: account, full: full)
+            } catch {
+                await connection.logout()
+                throw error
+            }
+            await connection.logout()
+            try await pusher.settleAfterPull(account: account.id)
+            report.pendingSent = pendingSent
+            report.conversationsUpdated = await tracker.changed.count
+            report.seconds = (ContinuousClock.now - start) / .seconds(1)
+            return report
+        }
         let pendingSent = try await pusher.pushDue(account: account.id)
         let (storedHistoryID, hasCursor) = try await store.write { tx in
             (try tx.historyID(of: account.id), try tx.syncCursor(of: account.id) != nil)
@@ -70,7 +113,7 @@ public struct SyncEngine: Sendable {
                 historyID = try await initial.run(account: account, report: &report)
                 try await markReconciled(account.id)
             }
-            try await reconcileIfDue(account.id, report: &report)
+            try await reconcileIfDue(account.id, gmail: gmail, report: &report)
         } else {
             preconditionFailure("Unreachable: a missing history id takes the full-sync branch")
         }
@@ -85,7 +128,7 @@ public struct SyncEngine: Sendable {
     }
 
     /// At most hourly, re-reads the labels of recent messages to catch drift history never reported.
-    func reconcileIfDue(_ account: AccountID, report: inout SyncReport) async throws {
+    func reconcileIfDue(_ account: AccountID, gmail: GmailClient, report: inout SyncReport) async throws {
         let interval = reconcileEveryMs
         let recent = try await store.write { tx -> [String]? in
             if let last = try tx.lastReconciledAtMs(of: account), tx.nowMs - last < interval { return nil }

@@ -21,6 +21,8 @@ public struct SyncReport: Sendable, Equatable, Codable {
     public var pendingSent = 0
     /// Messages that failed to download in this run and were recorded to retry next time.
     public var abandoned = 0
+    /// Messages stored although they could not be read as email (kept as what they are: headers, size).
+    public var unreadable = 0
     public var historyId: String = ""
     public var seconds: Double = 0
 

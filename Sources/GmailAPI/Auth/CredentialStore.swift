@@ -41,17 +41,22 @@ public struct CredentialStore: Sendable {
 
     /// The saved credentials, or nil when none were saved.
     public func load() throws(CredentialStoreError) -> StoredCredentials? {
+        try load(StoredCredentials.self)
+    }
+
+    /// The saved secrets of another shape (IMAP passwords), or nil when none were saved.
+    public func load<Secrets: Decodable>(_ type: Secrets.Type) throws(CredentialStoreError) -> Secrets? {
         guard FileManager.default.fileExists(atPath: fileURL.path) else { return nil }
         do {
             let data = try Data(contentsOf: fileURL)
-            return try JSONDecoder().decode(StoredCredentials.self, from: data)
+            return try JSONDecoder().decode(Secrets.self, from: data)
         } catch {
             throw CredentialStoreError("\(fileURL.path) is unreadable or not valid JSON")
         }
     }
 
-    /// Saves `credentials`, replacing any earlier file.
-    public func save(_ credentials: StoredCredentials) throws(CredentialStoreError) {
+    /// Saves `credentials` (or any other secrets), replacing any earlier file.
+    public func save<Secrets: Encodable>(_ credentials: Secrets) throws(CredentialStoreError) {
         try ensureDirectory()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]

@@ -18,7 +18,8 @@ public struct StatusRenderer: Sendable {
                     + (status.isDemo ? " (the demo mailbox, served by the local Gmail emulator)" : "")
             ),
             ("Data", TerminalSafeText.singleLine(status.dataPath)),
-            ("History id", status.historyID ?? "none (never synced)"),
+            status.imapServer.map { ("IMAP server", TerminalSafeText.singleLine($0)) }
+                ?? ("History id", status.historyID ?? "none (never synced)"),
             ("Last sync", status.lastSyncAtMs.map { time.iso8601($0) } ?? "never"),
             ("Messages", String(status.messageCount)),
             (

@@ -17,6 +17,8 @@ public struct StatusView: Sendable, Equatable {
     public var failedActionCount: Int
     public var abandonedActionCount: Int
     public var abandonedMessageCount: Int
+    /// An IMAP account's server (`host:port (security)`); `nil` for a Gmail API account.
+    public var imapServer: String? = nil
 
     public init(
         account: String, dataPath: String, isDemo: Bool, historyID: String?, lastSyncAtMs: Int64?, messageCount: Int,
