@@ -110,7 +110,11 @@ public struct IMAPFetchAttributes: Sendable, Equatable {
             while let byte = reader.peek(), byte != UInt8(ascii: "]"), byte >= 0x20 { reader.position += 1 }
             try reader.expect(UInt8(ascii: "]"))
             if reader.consume(UInt8(ascii: "<")) {
-                _ = try reader.readNumber64(stopAtBracket: true)
+                let digits = reader.position
+                while let byte = reader.peek(), byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                    reader.position += 1
+                }
+                guard reader.position > digits else { throw reader.error("expected a partial origin") }
                 try reader.expect(UInt8(ascii: ">"))
             }
         }

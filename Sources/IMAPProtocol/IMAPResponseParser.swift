@@ -130,12 +130,15 @@ public enum IMAPResponseParser {
         try reader.expect(UInt8(ascii: "("))
         var attributes: [String: UInt64] = [:]
         reader.skipSpaces()
+        var first = true
         while !reader.consume(UInt8(ascii: ")")) {
-            if !attributes.isEmpty { try reader.expectSpace() }
+            guard !reader.isAtEnd else { throw reader.error("unbalanced parentheses") }
+            if !first { try reader.expectSpace() }
+            first = false
+            if reader.consume(UInt8(ascii: ")")) { break }
             let name = try reader.readAtom(stopAtBracket: true).uppercased()
             try reader.expectSpace()
             attributes[name] = try reader.readNumber64()
-            reader.skipSpaces()
         }
         try reader.expectEnd()
         return .status(mailbox: mailbox, attributes: attributes)
