@@ -284,7 +284,7 @@ let package = Package(
         .testTarget(
             name: "IMAPClientTests",
             dependencies: [
-                "IMAPClient", "IMAPProtocol", "ChatmailTestSupport",
+                "IMAPClient", "IMAPProtocol", "DovecotLauncher", "ChatmailTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
