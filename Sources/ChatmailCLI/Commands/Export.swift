@@ -69,6 +69,7 @@ struct Export: AsyncParsableCommand {
         let account = try env.selectedAccount(in: store)
         let options = ConversationMarkdown.Options(
             fullText: full, version: ChatmailCommand.configuration.version, exportedAtMs: stamp ? env.clock() : nil)
+        if attachments { try IMAPNotYetSupported.check(account, for: .attachments) }
         let connection = attachments ? try AttachmentDownloader.connect(env) : nil
         defer { connection?.close() }
         let downloader = connection.map { AttachmentDownloader(client: $0.client) }

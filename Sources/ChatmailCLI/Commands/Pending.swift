@@ -45,6 +45,7 @@ struct Pending: AsyncParsableCommand {
             let env = makeEnvironment()
             let store = try env.openExistingStore()
             let account = try env.selectedAccount(in: store)
+            try IMAPNotYetSupported.check(account, for: .pendingActions)
             let connection = try GmailConnection.open(env)
             defer { connection.close() }
             let sender = PendingActionSender(store: store, gmail: connection.client, clock: env.clock)

@@ -62,6 +62,9 @@ enum OutboxCommand {
         _ action: PendingActionID, env: AppEnvironment, store: ChatmailStore, account: AccountID, crashes: CrashPoints
     ) async -> Outcome {
         do {
+            if try store.accounts().first(where: { $0.id == account })?.provider == .imap {
+                return .queued(IMAPNotYetSupported.sending)
+            }
             let connection = try GmailConnection.open(env)
             defer { connection.close() }
             let sender = PendingActionSender(
