@@ -114,6 +114,32 @@ struct ScriptedServerTests {
         try await server.finish()
     }
 
+    @Test("uidFetchBatches keeps the window full: three commands arrive before any answer, the fourth after one")
+    func batchWindow() async throws {
+        let server = try ScriptedIMAPServer { peer in
+            try Self.logIn(peer)
+            // The client must pipeline: the server answers nothing until it holds three commands.
+            var pending: [(tag: String, command: String)] = []
+            for _ in 0..<3 { pending.append(try peer.readCommand()) }
+            for batch in 1...5 {
+                let (tag, command) = pending.removeFirst()
+                guard command == "UID FETCH \(batch) (UID)" else { throw ScriptError.unexpected(command) }
+                try peer.send("* \(batch) FETCH (UID \(batch))\r\n\(tag) OK done\r\n")
+                if batch <= 2 { pending.append(try peer.readCommand()) }
+            }
+            try Self.serveLogout(peer)
+        }
+        let connection = try await connect(server)
+        var uids: [UInt32] = []
+        let batches = (1...5).map { IMAPUIDSet([UInt32($0)]) }
+        for try await result in connection.uidFetchBatches(batches, items: ["UID"], window: 3) {
+            uids += result.messages.compactMap(\.uid)
+        }
+        #expect(uids == [1, 2, 3, 4, 5])
+        await connection.logout()
+        try await server.finish()
+    }
+
     @Test("Garbage fails the command in flight as malformed, and the connection with it")
     func garbage() async throws {
         let server = try ScriptedIMAPServer { peer in
