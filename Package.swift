@@ -331,7 +331,7 @@ let package = Package(
         .testTarget(
             name: "ChatmailSyncTests",
             dependencies: [
-                "ChatmailSync", "ChatmailStore", "MailText", "GmailAPI", "GmailEmulator",
+                "ChatmailSync", "ChatmailStore", "MailText", "GmailAPI", "GmailEmulator", "IMAPProtocol",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings

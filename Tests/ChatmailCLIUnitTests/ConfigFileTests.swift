@@ -78,13 +78,13 @@ import Testing
     func unknownSection() {
         #expect(
             throws: ConfigError.unknownKey(
-                path: Self.path, line: 2, key: "dispaly", known: ["[gmail]", "[display]", "[app]"])
+                path: Self.path, line: 2, key: "dispaly", known: ["[gmail]", "[display]", "[app]", "[[account]]"])
         ) {
             try ConfigFile.parse("# typo\n[dispaly]\nwidth = 100\n", path: Self.path)
         }
         #expect(
             throws: ConfigError.unknownKey(
-                path: Self.path, line: 1, key: "width", known: ["[gmail]", "[display]", "[app]"])
+                path: Self.path, line: 1, key: "width", known: ["[gmail]", "[display]", "[app]", "[[account]]"])
         ) {
             try ConfigFile.parse("width = 100\n", path: Self.path)
         }

@@ -7,7 +7,7 @@ import Testing
 @Suite struct MigrationTests {
     static let expectedTables = [
         "abandoned_message", "account", "account_alias", "attachment", "conversation", "conversation_participant",
-        "correspondent",
+        "correspondent", "imap_account", "imap_folder", "imap_location",
         "label", "label_recheck", "list_header_backfill", "mailing_list", "mailing_list_post_address", "message",
         "message_fts",
         "message_label", "message_participant", "outbox", "own_post_recipient", "pending_action", "rule",
@@ -275,6 +275,30 @@ import Testing
         _ = try ChatmailStore(path: path.path, clock: { 10 }, subjectBase: { _ in "other" })
         let again = try #require(try store.transcript(of: ConversationID(rawValue: 1), limit: 10))
         #expect(again.messages.map(\.subjectBase) == ["base of Plan", "base of Re: RE: Plan"])
+    }
+
+    @Test("016 keeps a 015 database's accounts and mail as Gmail API accounts, with no IMAP state")
+    func providerDefaultsToGmail() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-016-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }  // best-effort cleanup
+        let (path, pool) = try Self.database(migratedThrough: 15, in: dir)
+        try await pool.write { db in
+            try Self.insertAccountAndConversation(db)
+            try db.execute(
+                sql: """
+                    INSERT INTO message (id, account_id, gmail_id, thread_id, conversation_id, internal_date_ms,
+                        from_address, subject, subject_base)
+                    VALUES (1, 1, 'first', 't1', 1, 1, 'eve@example.net', 'Plan', 'plan')
+                    """)
+        }
+        try pool.close()
+        let store = try ChatmailStore(path: path.path, clock: { 10 }, subjectBase: { $0 })  // applies 016
+        #expect(try store.accounts().map(\.provider) == [.gmail])
+        #expect(try store.imapSettings(of: AccountID(rawValue: 1)) == nil)
+        let digest = try store.read { db in
+            try Row.fetchOne(db, sql: "SELECT content_digest, imap_internal_date_ms FROM message WHERE id = 1")
+        }
+        #expect(digest?["content_digest"] as String? == nil && digest?["imap_internal_date_ms"] as Int64? == nil)
     }
 
     @Test("a stored message keeps the base its subject has by the store's rule, and a new subject a new base")
