@@ -74,7 +74,7 @@ extension StoreTransaction {
             arguments: [folder])
         while let row = try rows.next() {
             let uid: Int64 = row["uid"]
-            copies[UInt32(truncatingIfNeeded: uid)] = (row["message_id"], Self.copyState(row))
+            copies[UInt32(truncatingIfNeeded: uid)] = (row["message_id"], try Self.copyState(row))
         }
         return copies
     }
@@ -108,20 +108,10 @@ extension StoreTransaction {
         return lost
     }
 
-    static func copyState(_ row: Row) -> IMAPCopyState {
+    static func copyState(_ row: Row) throws -> IMAPCopyState {
         let labels: String? = row["gmail_labels"]
         return IMAPCopyState(
             seen: row["seen"], flagged: row["flagged"],
-            gmailLabels: labels.map { JSONStrings.decode($0) })
-    }
-}
-
-/// JSON arrays of strings as the store writes them with `jsonArray`.
-enum JSONStrings {
-    static func decode(_ json: String) -> [String] {
-        guard let data = json.data(using: .utf8),
-            let strings = try? JSONSerialization.jsonObject(with: data) as? [String]
-        else { return [] }  // the column's CHECK admits only valid JSON, which this store writes as strings
-        return strings
+            gmailLabels: try labels.map { try JSONDecoder().decode([String].self, from: Data($0.utf8)) })
     }
 }

@@ -106,7 +106,7 @@ extension StoreTransaction {
             let id: MessageID = row["id"]
             var entry = wanted[id] ?? (row["gmail_id"], row["conversation_id"], [])
             if let label: String = row["label_id"] { entry.labels.insert(label) }
-            let state = Self.copyState(row)
+            let state = try Self.copyState(row)
             if !state.seen { entry.labels.insert("UNREAD") }
             if state.flagged { entry.labels.insert("STARRED") }
             entry.labels.formUnion(state.gmailLabels ?? [])
