@@ -39,7 +39,12 @@ struct IMAPSyncOrchestrator: Sendable {
                 }
                 folders.append(try tx.ensureIMAPFolder(named: entry.name, labelID: label?.id, in: account.id))
             }
-            return (folders, before.allSatisfy { $0.uidValidity == nil })
+            // A first sync defers rollups to one pass at its end; the mark says that pass is still owed, so
+            // a first sync killed before it is finished as one by the next run.
+            let owed = try tx.syncCursor(of: account.id) == Self.firstSyncMark
+            let first = owed || before.allSatisfy { $0.uidValidity == nil }
+            if first { try tx.setSyncCursor(Self.firstSyncMark, of: account.id) }
+            return (folders, first)
         }
         var report = SyncReport(mode: firstSync || full ? .initial : .incremental)
         let context = IMAPSyncContext(
@@ -67,8 +72,12 @@ struct IMAPSyncOrchestrator: Sendable {
         report.messagesDeleted += deleted
         if firstSync {
             try await tracker.recomputeStaleRollups(in: store, repairing: account.id)
+            try await store.write { tx in try tx.setSyncCursor(nil, of: account.id) }
             crashes.reach(.rollupsCommitted)
         }
         return report
     }
+
+    /// The sync cursor of an IMAP account whose first sync has not finished its rollups.
+    static let firstSyncMark = "imap-first-sync"
 }
