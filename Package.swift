@@ -408,8 +408,8 @@ let package = Package(
             name: "ChatmailCLITests",
             // Depends on the executable so `swift test` always builds the binary the end-to-end tests run.
             dependencies: [
-                "ChatmailCLI", "ChatmailStore", "EmulatorLauncher", "GmailAPI", "GmailModel", "RecordViews",
-                "TerminalUI", "chatmail",
+                "ChatmailCLI", "ChatmailStore", "DovecotLauncher", "EmulatorLauncher", "GmailAPI", "GmailModel",
+                "RecordViews", "TerminalUI", "chatmail",
                 "ChatmailTestSupport", "CommonMarkTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
