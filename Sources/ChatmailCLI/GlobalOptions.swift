@@ -81,7 +81,10 @@ extension GlobalOptions {
     /// Commands that read no chatmail home, so take only ``OutputOptions``.
     static let commandsWithoutHome: Set<String> = ["view", "sanitize"]
     /// Commands whose subcommands take the global options themselves.
-    static let nestedSubcommands: [String: Set<String>] = ["pending": ["list", "run", "retry", "dismiss"]]
+    static let nestedSubcommands: [String: Set<String>] = [
+        "pending": ["list", "run", "retry", "dismiss"],
+        "rules": ["list", "add", "remove", "test", "export", "import"],
+    ]
 
     /// Moves global options written before the subcommand (`chatmail --home DIR show alice`) to just
     /// after it, where ArgumentParser looks for them. Everything else keeps its order.

@@ -26,9 +26,18 @@ import Testing
             (["--help"], ["--help"]),
             (["--home", "/h", "pending", "retry", "3"], ["pending", "retry", "--home", "/h", "3"]),
             (["--home", "/h", "pending", "--json"], ["pending", "--home", "/h", "--json"]),
+            (["--home", "/h", "rules", "add", "deny", "x"], ["rules", "add", "--home", "/h", "deny", "x"]),
         ])
     func movesGlobals(input: [String], expected: [String]) {
         #expect(GlobalOptions.movingGlobalsAfterSubcommand(input) == expected)
+    }
+
+    @Test("every command with subcommands is known to the mover, with all of its subcommands")
+    func nestedSubcommandsAreComplete() {
+        for command in ChatmailCommand.configuration.subcommands where !command.configuration.subcommands.isEmpty {
+            let nested = Set(command.configuration.subcommands.map { $0._commandName })
+            #expect(GlobalOptions.nestedSubcommands[command._commandName] == nested, "\(command._commandName)")
+        }
     }
 
     @Test("the home directory follows --home, CHATMAIL_HOME, XDG_DATA_HOME, then ~/.local/share")
