@@ -86,15 +86,30 @@ public final class EmulatorChild: @unchecked Sendable {
     /// Stops the child: SIGTERM, then SIGKILL once `grace` has passed. A graceful shutdown waits for idle
     /// keep-alive connections, so no caller may hang on it; `.zero` kills at once, for callers that need
     /// nothing of the child's state afterwards.
+    ///
+    /// Liveness is read from `/proc`, not from `Process.isRunning`: Foundation on Linux learns of a child's
+    /// end through a descriptor the child inherited, and under load it was seen to report a live child as
+    /// ended (so no SIGKILL was sent) and then spin in `waitUntilExit` for ever.
     public func stop(grace: Duration = .seconds(3)) {
-        guard process.isRunning else { return }
+        let pid = process.processIdentifier
+        guard Self.isAlive(pid) else { return }
         if grace > .zero {
-            process.terminate()
+            kill(pid, SIGTERM)
             let deadline = ContinuousClock.now + grace
-            while process.isRunning && ContinuousClock.now < deadline { usleep(20_000) }
+            while Self.isAlive(pid) && ContinuousClock.now < deadline { usleep(20_000) }
         }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        if Self.isAlive(pid) { kill(pid, SIGKILL) }
+        // SIGKILL cannot be caught: the child is a zombie (or reaped) within moments.
+        while Self.isAlive(pid) { usleep(5_000) }
+    }
+
+    /// Whether `pid` runs: it exists and is neither a zombie nor dead. Foundation reaps it on its own schedule.
+    static func isAlive(_ pid: Int32) -> Bool {
+        guard pid > 0, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }  // no /proc entry: gone
+        let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
+        return state != "Z" && state != "X"
     }
 
     /// What the child has written on stderr so far (its last 64 KiB).

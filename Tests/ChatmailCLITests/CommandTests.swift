@@ -196,8 +196,10 @@ import Testing
             Set(object.keys) == [
                 "account", "dataPath", "demo", "historyId", "lastSyncAt", "messageCount", "conversationCount",
                 "archivedConversationCount", "unreadConversationCount", "pendingActions", "abandonedMessages",
+                "provider",
             ])
         #expect(object["account"] as? String == "me@example.org")
+        #expect(object["provider"] as? String == "gmail")
         #expect(object["dataPath"] as? String == fixture.home.path)
         #expect(object["demo"] as? Bool == false)
         #expect(object["historyId"] is NSNull)
