@@ -252,6 +252,7 @@ let package = Package(
                 "ChatmailAppRuntime",
                 "ChatmailStore",
                 "ChatmailSync",
+                "DovecotLauncher",
                 "EmulatorLauncher",
                 "MailText",
                 "GmailAPI",
