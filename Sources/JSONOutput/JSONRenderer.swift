@@ -259,7 +259,7 @@ struct StatusJSON: Encodable {
     var abandonedMessages: Int
     /// "gmail" or "imap".
     var provider: String
-    /// An IMAP account's server, `host:port (security)`; absent for Gmail's API.
+    /// An IMAP account's server, `host:port (security)`; `null` for Gmail's API.
     var server: String?
 
     func encode(to encoder: any Encoder) throws {
@@ -276,7 +276,7 @@ struct StatusJSON: Encodable {
         try container.encode(pendingActions, forKey: .pendingActions)
         try container.encode(abandonedMessages, forKey: .abandonedMessages)
         try container.encode(provider, forKey: .provider)
-        try container.encodeIfPresent(server, forKey: .server)
+        try container.encode(server, forKey: .server)  // null for a Gmail API account
     }
 
     enum CodingKeys: String, CodingKey {

@@ -196,7 +196,7 @@ import Testing
             Set(object.keys) == [
                 "account", "dataPath", "demo", "historyId", "lastSyncAt", "messageCount", "conversationCount",
                 "archivedConversationCount", "unreadConversationCount", "pendingActions", "abandonedMessages",
-                "provider",
+                "provider", "server",
             ])
         #expect(object["account"] as? String == "me@example.org")
         #expect(object["provider"] as? String == "gmail")

@@ -9,6 +9,12 @@ import GmailAPI
 struct Login: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Log in to Gmail (OAuth in the browser) or, with --imap, to any IMAP server.",
+        usage: """
+            chatmail login [--client-id ID] [--client-secret SECRET] [--refresh-token-file FILE] [--no-browser] [--timeout S]
+            chatmail login --imap ADDRESS --host HOST [--port N] [--security tls|starttls|none] [--user LOGIN]
+                           [--password-command CMD | --token-command CMD] [--alias ADDRESS]...
+                           [--smtp-host HOST] [--smtp-port N] [--smtp-security tls|starttls|none]
+            """,
         discussion: """
             Gmail: opens Google's consent page (the URL is printed too) and waits on 127.0.0.1 for the answer, \
             with PKCE. The refresh token is stored in the chatmail home with mode 0600; access tokens are never \
