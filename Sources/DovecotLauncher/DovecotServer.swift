@@ -247,15 +247,21 @@ public final class DovecotServer: @unchecked Sendable {
         return RunningDovecot.Watcher(process: watcher, lifeline: lifeline)
     }
 
-    /// Starts `process` with no signal blocked. A child inherits the spawning thread's signal mask, and
-    /// the threads of a test runner or of Dispatch block nearly all signals; Dovecot does not unblock
-    /// SIGTERM itself, so it would ignore both ``stop()`` and the watcher. Signals that reach this thread
-    /// meanwhile get their ordinary handling, as on any thread that does not block them.
+    /// Starts `process` with the signals Dovecot acts on unblocked. A child inherits the spawning thread's
+    /// signal mask, and the threads of a test runner or of Dispatch block nearly all signals; Dovecot does
+    /// not unblock SIGTERM itself, so it would ignore both ``stop()`` and the watcher.
+    ///
+    /// Only these are unblocked on this thread, for the moment of the spawn: a process-directed signal that
+    /// arrives meanwhile may be handled here instead of by the thread waiting for it, and terminal signals
+    /// (SIGWINCH, SIGCONT, SIGTSTP) that another part of the process waits for must never be taken by it.
     private static func runWithSignalsUnblocked(_ process: Process) throws {
-        var none = sigset_t()
-        sigemptyset(&none)
+        var dovecotSignals = sigset_t()
+        sigemptyset(&dovecotSignals)
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGCHLD, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE] {
+            sigaddset(&dovecotSignals, signal)
+        }
         var previous = sigset_t()
-        pthread_sigmask(SIG_SETMASK, &none, &previous)
+        pthread_sigmask(SIG_UNBLOCK, &dovecotSignals, &previous)
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         try process.run()
     }
