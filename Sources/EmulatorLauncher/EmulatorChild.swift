@@ -99,8 +99,16 @@ public final class EmulatorChild: @unchecked Sendable {
             while Self.isAlive(pid) && ContinuousClock.now < deadline { usleep(20_000) }
         }
         if Self.isAlive(pid) { kill(pid, SIGKILL) }
-        // SIGKILL cannot be caught: the child is a zombie (or reaped) within moments.
+        // SIGKILL cannot be caught: the child is a zombie within moments. Foundation reaps it soon after;
+        // waiting for that (bounded) means that when this returns the pid is gone, not merely dead.
         while Self.isAlive(pid) { usleep(5_000) }
+        let reaped = ContinuousClock.now + .seconds(5)
+        while Self.exists(pid) && ContinuousClock.now < reaped { usleep(5_000) }
+    }
+
+    /// Whether `pid` has a `/proc` entry at all, a zombie's included.
+    static func exists(_ pid: Int32) -> Bool {
+        FileManager.default.fileExists(atPath: "/proc/\(pid)")
     }
 
     /// Whether `pid` runs: it exists and is neither a zombie nor dead. Foundation reaps it on its own schedule.

@@ -97,8 +97,14 @@ final class SignalWatcher: @unchecked Sendable {
     /// cannot run before the source is armed. One with a handler already is left alone: libdispatch
     /// installs its handler the first time a signal is watched and never again, so overwriting it would
     /// disarm every later source.
+    ///
+    /// It returns once every source is registered: libdispatch arms a source on its own queue after
+    /// `resume()`, and a signal sent in between would meet the ignored disposition and be lost (a resize
+    /// right after the app starts, say). The wait is bounded, so a source that never registers cannot
+    /// hang the caller; it would only miss signals, as before.
     init(signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
         let queue = DispatchQueue(label: "TerminalKit signals")
+        let registered = DispatchGroup()
         sources = signals.map { signalNumber in
             var current = sigaction()
             if sigaction(signalNumber, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil {
@@ -106,9 +112,12 @@ final class SignalWatcher: @unchecked Sendable {
             }
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
             source.setEventHandler { handler(signalNumber) }
+            registered.enter()
+            source.setRegistrationHandler { registered.leave() }
             source.resume()
             return source
         }
+        _ = registered.wait(timeout: .now() + .seconds(2))
     }
 
     /// Stops watching.
