@@ -142,6 +142,29 @@ struct IMAPSyncTests {
         #expect(try labels(of: "d1", in: store) == ["INBOX", "UNREAD"])
     }
 
+    @Test("A renamed folder keeps its messages under the new name; a deleted folder's mail goes with it")
+    func renamedAndDeletedFolders() async throws {
+        let server = try await IMAPTestServer.start(extraFolders: ["Projects", "Old"])
+        defer { server.stop() }
+        try await server.deliver(testMessage("r1"), to: "Projects")
+        try await server.deliver(testMessage("r2"), to: "Old")
+        let (store, account) = try await server.makeStore()
+        _ = try await server.sync(store, account)
+        let renamedID = try #require(try localID(of: "r1", in: store))
+
+        try await server.secondSession(in: "INBOX", [["RENAME", "Projects", "Work"], ["DELETE", "Old"]])
+        let report = try await server.sync(store, account)
+        #expect(report.messagesAdded == 0 && report.messagesDeleted == 1)
+        #expect(try localID(of: "r1", in: store) == renamedID)
+        #expect(try labels(of: "r1", in: store) == ["UNREAD", "folder:Work"])
+        #expect(try localID(of: "r2", in: store) == nil)
+        let (fresh, freshAccount) = try await server.makeStore("fresh")
+        _ = try await server.sync(fresh, freshAccount)
+        #expect(
+            try canonicalContents(of: store, account: account.id)
+                == canonicalContents(of: fresh, account: freshAccount.id))
+    }
+
     @Test("A message that is not email is stored as what it is and counted, never dropped")
     func unreadableMessage() async throws {
         let server = try await IMAPTestServer.start()

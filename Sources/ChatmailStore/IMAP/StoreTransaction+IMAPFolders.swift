@@ -42,6 +42,16 @@ extension StoreTransaction {
         return lost
     }
 
+    /// Forgets a folder the server no longer lists (deleted or renamed) with its copies; its messages stay
+    /// until the end of the pass, so those in a renamed folder are found again there.
+    /// - returns: the messages that lost a copy.
+    public func forgetIMAPFolder(_ folder: IMAPFolderID) throws -> [MessageID] {
+        let lost = try MessageID.fetchAll(
+            db, sql: "SELECT message_id FROM imap_location WHERE folder_id = ?", arguments: [folder])
+        try db.execute(sql: "DELETE FROM imap_folder WHERE id = ?", arguments: [folder])
+        return lost
+    }
+
     /// Records how far the folder is synced. Call it in the transaction that stores what it accounts for.
     public func setIMAPFolderProgress(_ folder: IMAPFolderID, uidNext: UInt32, highestModSeq: UInt64?) throws {
         try db.execute(

@@ -26,8 +26,14 @@ struct IMAPSyncOrchestrator: Sendable {
         let entries = try await connection.listFolders()
         let isGmail = connection.isGmail
         let synced = entries.filter { IMAPFolderRoles.isSynced($0, onGmail: isGmail) }
-        let (folders, firstSync) = try await store.write { tx in
+        let (folders, firstSync, lostCopies) = try await store.write { tx in
             let before = try tx.imapFolders(of: account.id)
+            // Folders the server no longer lists (deleted, renamed, or no longer synced) lose their copies.
+            let listed = Set(synced.map(\.name))
+            var lost: [MessageID] = []
+            for folder in before where !listed.contains(folder.name) {
+                lost += try tx.forgetIMAPFolder(folder.id)
+            }
             // A full sync lists every stored copy's flags again (and sees every deletion), and still downloads
             // only what is missing.
             if full { try tx.forgetIMAPModSeqs(of: account.id) }
@@ -44,7 +50,7 @@ struct IMAPSyncOrchestrator: Sendable {
             let owed = try tx.syncCursor(of: account.id) == Self.firstSyncMark
             let first = owed || before.allSatisfy { $0.uidValidity == nil }
             if first { try tx.setSyncCursor(Self.firstSyncMark, of: account.id) }
-            return (folders, first)
+            return (folders, first, Set(lost))
         }
         var report = SyncReport(mode: firstSync || full ? .initial : .incremental)
         let context = IMAPSyncContext(
@@ -64,6 +70,7 @@ struct IMAPSyncOrchestrator: Sendable {
         if restarted { report.mode = .recovery }
         let deleted = try await tracker.write(in: store) { [restarted] tx, modifications -> Int in
             try tx.markIMAPSynced(account.id)
+            modifications.report(try tx.refreshIMAPLabels(of: lostCopies, in: account.id).conversations)
             guard !restarted else { return 0 }
             let gone = try tx.deleteIMAPMessagesWithoutCopies(in: account.id)
             modifications.report(gone.conversations)
