@@ -30,8 +30,20 @@ public final class Tmux {
         guard let tmux = Self.executable else { throw TmuxMissing() }
         let command = [tmux, "-S", socket, "-f", "/dev/null"] + arguments
         return try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try Self.shell(command) }) }.start()
+            Thread { continuation.resume(with: Result { try Self.checked(command) }) }.start()
         }
+    }
+
+    /// Runs a tmux client command, and again (twice at most) if the client fails: a client that cannot
+    /// reach its busy server exits non-zero, and a key it was to send would be lost without a word, leaving
+    /// the test to wait for a screen that never comes. A command that keeps failing throws with tmux's words.
+    static func checked(_ command: [String]) throws -> String {
+        var last = (status: Int32(0), output: "", errors: "")
+        for _ in 1...3 {
+            last = try run(command)
+            if last.status == 0 { return last.output }
+        }
+        throw TmuxCommandFailed(arguments: Array(command.dropFirst(5)), status: last.status, errors: last.errors)
     }
 
     /// Runs a command and returns its output.
@@ -47,14 +59,24 @@ public final class Tmux {
     /// `kill-server` leaves it running) and gives the shells in its panes the same mask (so Ctrl-C
     /// would never reach chatmail).
     public static func shell(_ arguments: [String]) throws -> String {
+        try run(arguments).output
+    }
+
+    /// ``shell(_:)`` with the exit status and what the command wrote on stderr.
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
         let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: outputFile) }  // best-effort cleanup
+        let errorFile = outputFile.appendingPathExtension("err")
+        defer {
+            // best-effort cleanup of this command's scratch files
+            try? FileManager.default.removeItem(at: outputFile)
+            try? FileManager.default.removeItem(at: errorFile)
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, errorFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -78,7 +100,11 @@ public final class Tmux {
         guard spawned == 0 else { throw SpawnFailed(errno: spawned) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        return (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
+        // WIFEXITED / WEXITSTATUS, which Swift does not import: the low 7 bits are the signal, if any.
+        let exitStatus = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        let output = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""  // no file: no output
+        let errors = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""  // no file: nothing said
+        return (exitStatus, output, errors)
     }
 
     /// Starts `command` in a detached pane of `columns` × `rows`.
@@ -144,3 +170,13 @@ public struct TmuxMissing: Error, CustomStringConvertible {
     public var description: String { "tmux or less is missing: run scripts/install-deps" }
 }
 public struct SpawnFailed: Error { public var errno: Int32 }
+
+/// A tmux client command that failed three times, with its exit status and what tmux said.
+public struct TmuxCommandFailed: Error, CustomStringConvertible {
+    public var arguments: [String]
+    public var status: Int32
+    public var errors: String
+    public var description: String {
+        "tmux \(arguments.joined(separator: " ")) exited \(status): \(errors.trimmingCharacters(in: .whitespacesAndNewlines))"
+    }
+}
