@@ -165,6 +165,33 @@ struct IMAPSyncTests {
                 == canonicalContents(of: fresh, account: freshAccount.id))
     }
 
+    @Test("sync --full lists every stored copy again: it downloads nothing and repairs labels a partial read missed")
+    func fullSync() async throws {
+        let server = try await IMAPTestServer.start(rawlog: true)
+        defer { server.stop() }
+        for id in ["h1", "h2"] { try await server.deliver(testMessage(id)) }
+        let (store, account) = try await server.makeStore()
+        _ = try await server.sync(store, account)
+        // A label the server never had, as a crash between two writes could leave it.
+        _ = try await store.write { tx in
+            try tx.modifyLabels(
+                adding: ["STARRED"], removing: [], onMessages: [try #require(try key(of: "h1", in: store))],
+                in: account.id)
+        }
+        try await server.secondSession(in: "INBOX", [["UID", "STORE", "2", "+FLAGS", "(\\Seen)"]])
+        let bodiesBefore = try server.dovecot.clientCommands(of: IMAPTestServer.user).filter {
+            $0.uppercased().contains("BODY.PEEK[]")
+        }.count
+        let report = try await server.sync(store, account, full: true)
+        #expect(report.mode == .initial && report.messagesAdded == 0 && report.messagesDeleted == 0)
+        #expect(try labels(of: "h1", in: store) == ["INBOX", "UNREAD"])
+        #expect(try labels(of: "h2", in: store) == ["INBOX"])
+        let bodiesAfter = try server.dovecot.clientCommands(of: IMAPTestServer.user).filter {
+            $0.uppercased().contains("BODY.PEEK[]")
+        }.count
+        #expect(bodiesAfter == bodiesBefore, "nothing stored is downloaded again")
+    }
+
     @Test("A message that is not email is stored as what it is and counted, never dropped")
     func unreadableMessage() async throws {
         let server = try await IMAPTestServer.start()

@@ -153,6 +153,15 @@ func localID(of messageID: String, in store: ChatmailStore) throws -> Int64? {
     }
 }
 
+/// The provider key (`message.gmail_id`) of the message with `messageID`.
+func key(of messageID: String, in store: ChatmailStore) throws -> String? {
+    try store.read { db in
+        try String.fetchOne(
+            db, sql: "SELECT gmail_id FROM message WHERE rfc822_message_id = ?",
+            arguments: ["<\(messageID)@example.net>"])
+    }
+}
+
 /// The label ids of the message with `messageID`, sorted.
 func labels(of messageID: String, in store: ChatmailStore) throws -> [String] {
     try store.read { db in

@@ -90,7 +90,9 @@ struct IMAPFolderSync {
         let modSeq = selection.highestModSeq
         let applied = try await context.tracker.write(in: context.store) { [state, changes] tx, modifications in
             let result = try changes.apply(to: known, folder: state.id, tx: tx)
-            let labels = try tx.refreshIMAPLabels(of: result.touched, in: context.account)
+            // A full sync also repairs labels that drifted from copies the server did not change.
+            let relabel = context.full ? result.touched.union(known.values.map(\.message)) : result.touched
+            let labels = try tx.refreshIMAPLabels(of: relabel, in: context.account)
             modifications.report(labels.conversations)
             try tx.setIMAPFolderProgress(state.id, uidNext: uidNext, highestModSeq: modSeq)
             return (result.flagChanges, result.removed, labels.changed)

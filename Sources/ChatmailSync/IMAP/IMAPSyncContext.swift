@@ -13,6 +13,8 @@ struct IMAPSyncContext: Sendable {
     let isGmail: Bool
     /// A first sync defers rollups to one pass at the end; later syncs settle them per transaction.
     let rollups: ModificationTracker.Rollups
+    /// `sync --full`: every stored copy's labels are recomputed from the server's listing, changed or not.
+    var full = false
     var batchCount = 250
     var batchBytes = 4 << 20
     var pipelineWindow = 3

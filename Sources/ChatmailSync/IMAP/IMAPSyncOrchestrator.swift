@@ -53,9 +53,10 @@ struct IMAPSyncOrchestrator: Sendable {
             return (folders, first, Set(lost))
         }
         var report = SyncReport(mode: firstSync || full ? .initial : .incremental)
-        let context = IMAPSyncContext(
+        var context = IMAPSyncContext(
             store: store, tracker: tracker, account: account.id, preparer: IMAPMessagePreparer(pipeline: pipeline),
             crashes: crashes, progress: progress, isGmail: isGmail, rollups: firstSync ? .deferred : .inTransaction)
+        context.full = full
         var restarted = false
         for (index, folder) in folders.enumerated() {
             progress(SyncProgress(phase: "folder \(folder.name)", done: index, total: folders.count))
