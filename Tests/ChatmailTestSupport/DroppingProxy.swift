@@ -25,6 +25,20 @@ public final class DroppingProxy: Sendable {
         set { state.withLock { $0.cutAfter = newValue } }
     }
 
+    /// What a cut does: close both sides (a dropped network), first send the client some bytes of the
+    /// proxy's own (a server that answers garbage or says BYE), or stop forwarding and hold the connection
+    /// open until ``stop()`` (a server that never answers). A change applies to connections accepted afterwards.
+    public enum CutAction: Sendable {
+        case close
+        case send([UInt8])
+        case fallSilent
+    }
+
+    public var cutAction: CutAction {
+        get { state.withLock { $0.cutAction } }
+        set { state.withLock { $0.cutAction = newValue } }
+    }
+
     /// How many connections were cut so far.
     public var cutCount: Int { state.withLock { $0.cuts } }
 
@@ -94,10 +108,10 @@ public final class DroppingProxy: Sendable {
                 close(client)
                 continue
             }
-            let (accepted, limit) = state.withLock { state -> (Bool, Int?) in
-                guard !state.stopped else { return (false, nil) }
+            let (accepted, limit, action) = state.withLock { state -> (Bool, Int?, CutAction) in
+                guard !state.stopped else { return (false, nil, .close) }
                 state.open.formUnion([client, server])
-                return (true, state.cutAfter)
+                return (true, state.cutAfter, state.cutAction)
             }
             guard accepted else {
                 close(client)
@@ -105,7 +119,9 @@ public final class DroppingProxy: Sendable {
                 continue
             }
             let connection = Connection(client: client, server: server, state: state)
-            Thread.detachNewThread { connection.pump(from: server, to: client, limit: limit, fromServer: true) }
+            Thread.detachNewThread {
+                connection.pump(from: server, to: client, limit: limit, fromServer: true, action: action)
+            }
             Thread.detachNewThread { connection.pump(from: client, to: server, limit: nil, fromServer: false) }
         }
     }
@@ -149,7 +165,8 @@ public final class DroppingProxy: Sendable {
             self.state = state
         }
 
-        func pump(from source: Int32, to destination: Int32, limit: Int?, fromServer: Bool) {
+        func pump(from source: Int32, to destination: Int32, limit: Int?, fromServer: Bool, action: CutAction = .close)
+        {
             var forwarded = 0
             var buffer = [UInt8](repeating: 0, count: 16_384)
             var cut = false
@@ -168,7 +185,16 @@ public final class DroppingProxy: Sendable {
                 forwarded += count
                 if fromServer { state.withLock { $0.forwardedFromServer += count } }
             }
-            if cut { state.withLock { $0.cuts += 1 } }
+            if cut {
+                state.withLock { $0.cuts += 1 }
+                switch action {
+                case .close: break
+                case .send(let bytes): _ = writeAll(bytes, count: bytes.count, to: destination)
+                case .fallSilent:
+                    // Holds the connection, forwarding nothing, until the proxy stops (which shuts it down).
+                    while !state.withLock({ $0.stopped }) { usleep(20_000) }
+                }
+            }
             shutdown(client, Int32(SHUT_RDWR))
             shutdown(server, Int32(SHUT_RDWR))
             let last = lock.withLock {
@@ -200,6 +226,7 @@ public final class DroppingProxy: Sendable {
         struct State {
             var stopped = false
             var cutAfter: Int?
+            var cutAction = CutAction.close
             var cuts = 0
             var forwardedFromServer = 0
             var open: Set<Int32> = []
