@@ -10,7 +10,7 @@ import Testing
 
 /// A server that answers garbage, says BYE or falls silent in the middle of a first sync: the sync ends
 /// with one typed, one-line error, keeps what it stored, and the next sync finishes with exactly what a
-/// clean sync stores. One case at a time: each moves some thirty megabytes through a proxy.
+/// clean sync stores. One case at a time: each runs three first syncs of 300 messages through a proxy.
 @Suite("IMAP sync against a misbehaving server", .serialized)
 struct IMAPFaultTests {
     enum Fault: String, CaseIterable, Sendable {
