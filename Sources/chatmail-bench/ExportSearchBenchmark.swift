@@ -197,39 +197,8 @@ enum CPUTimer {
         throws -> (wall: Double, cpu: Double)
     {
         let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
-        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv + envp { free(pointer) }
-        }
-        let start = ContinuousClock.now
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
-        guard spawned == 0 else {
-            throw ProcessTimer.Failure(
-                description: "cannot start \(executable.path): \(String(cString: strerror(spawned)))")
-        }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) == -1 {
-            guard errno == EINTR else {
-                throw ProcessTimer.Failure(description: "wait4 failed: \(String(cString: strerror(errno)))")
-            }
-        }
-        let wall = (ContinuousClock.now - start).seconds
-        guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else {
-            let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-            throw ProcessTimer.Failure(
-                description: "\(arguments.joined(separator: " ")) failed with status \(status): \(text.prefix(300))")
-        }
-        let cpu =
-            Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(
-                usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-        return (wall, cpu)
+        let sample = try MeasuredProcess(executable: executable, environment: merged).run(
+            arguments, outputPath: outputPath)
+        return (sample.wall, sample.cpu)
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 #endif
 
-/// One whole-process run as ``CPUTimer`` measures it (posix_spawn, output to a file, `wait4`), plus the
+/// One whole-process run (posix_spawn, output to a file, `wait4`): wall and CPU time, which ``CPUTimer`` reads, plus the
 /// child's peak resident set size, which `wait4` reports in `ru_maxrss` once the child has exited.
 struct MeasuredProcess {
     /// What one run cost.

@@ -21,23 +21,10 @@ public final class IntrospectionEndpoint: Sendable {
     public var receivedTokens: [String] { state.withLock { $0.tokens } }
 
     public init(acceptedToken: String, user: String) throws(IntrospectionEndpointError) {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw .socket(Self.errnoText()) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard bound, listen(descriptor, 16) == 0 else {
-            close(descriptor)
-            throw .socket(Self.errnoText())
-        }
-        listener = descriptor
-        let port = UInt16(bigEndian: address.sin_port)
+        let loopback: LoopbackListener
+        do { loopback = try LoopbackListener() } catch { throw .socket(error.reason) }
+        listener = loopback.descriptor
+        let port = loopback.port
         url = URL(string: "http://127.0.0.1:\(port)/introspect")!
         state = Mutex()
         let accepted = Array(acceptedToken.utf8)

@@ -19,23 +19,9 @@ final class ScriptedIMAPServer: Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     init(script: @escaping @Sendable (ScriptedIMAPPeer) throws -> Void) throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw ScriptError.socket("socket", errno) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard bound, listen(descriptor, 1) == 0 else {
-            close(descriptor)
-            throw ScriptError.socket("bind", errno)
-        }
-        listener = descriptor
-        port = Int(UInt16(bigEndian: address.sin_port))
+        let loopback = try LoopbackListener(backlog: 1)
+        listener = loopback.descriptor
+        port = loopback.port
         Thread { [self] in
             do {
                 let client = accept(listener, nil, nil)

@@ -1,3 +1,4 @@
+import ChatmailTestSupport
 import Foundation
 import Glibc
 import Synchronization
@@ -35,21 +36,9 @@ final class GmailIMAPDouble: Sendable {
         "IMAP4rev1 UNSELECT IDLE NAMESPACE QUOTA ID XLIST CHILDREN X-GM-EXT-1 UIDPLUS COMPRESS=DEFLATE ENABLE MOVE CONDSTORE ESEARCH UTF8=ACCEPT LIST-EXTENDED LIST-STATUS LITERAL- SPECIAL-USE APPENDLIMIT=35651584"
 
     init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard descriptor >= 0, bound, listen(descriptor, 4) == 0 else {
-            throw DoubleFailure(detail: "cannot listen: errno \(errno)")
-        }
-        listener = descriptor
-        port = Int(UInt16(bigEndian: address.sin_port))
+        let loopback = try LoopbackListener(backlog: 4)
+        listener = loopback.descriptor
+        port = loopback.port
         Thread { [self] in
             while true {
                 let client = accept(listener, nil, nil)

@@ -67,64 +67,19 @@ final class IMAPTestServer: Sendable {
         try await offThePool { try self.dovecot.deliver(bytes, to: folder, user: Self.user, flags: flags) }
     }
 
-    /// Runs IMAP commands in a second, independent IMAP session (Python's imaplib), as another mail client
-    /// would: `(folder, [["UID", "STORE", "1", "+FLAGS", "(\\Seen)"], …])`.
+    /// Runs IMAP commands in a second, independent IMAP session, as another mail client would.
     func secondSession(in folder: String, _ commands: [[String]]) async throws {
-        let script = """
-            import imaplib, json, sys
-            host, port, user, password, folder, commands = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5], json.loads(sys.argv[6])
-            imap = imaplib.IMAP4(host, port)
-            imap.login(user, password)
-            status, _ = imap.select('"' + folder + '"')
-            assert status == "OK", "select " + folder
-            for command in commands:
-                if command[0] == "UID":
-                    status, data = imap.uid(*command[1:])
-                else:
-                    status, data = getattr(imap, command[0].lower())(*command[1:])
-                assert status == "OK", " ".join(command) + ": " + repr(data)
-            imap.logout()
-            """
-        let json = String(decoding: try JSONSerialization.data(withJSONObject: commands), as: UTF8.self)
-        let arguments = [
-            "-c", script, dovecot.host, String(dovecot.port), Self.user, Self.password, folder, json,
-        ]
-        let outcome = try await offThePool { () -> (Int32, String) in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3"] + arguments
-            let errors = Pipe()
-            process.standardError = errors
-            try process.run()
-            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, text)
-        }
-        if outcome.0 != 0 { throw SecondSessionFailed(detail: outcome.1) }
-    }
-
-    struct SecondSessionFailed: Error, CustomStringConvertible {
-        var detail: String
-        var description: String { "the second IMAP session failed: \(detail)" }
+        try await IMAPTestMail.secondSession(
+            host: dovecot.host, port: dovecot.port, user: Self.user, password: Self.password, folder: folder, commands)
     }
 }
 
 /// A message with a unique Message-ID, addressed to the test user unless `from` is the user.
 func testMessage(
     _ id: String, from: String = "Bob <bob@example.net>", to: String = "alice@example.org",
-    subject: String? = nil, body: String? = nil, date: String = "Mon, 2 Mar 2026 10:00:00 +0000"
+    subject: String? = nil, body: String? = nil
 ) -> String {
-    """
-    From: \(from)\r
-    To: \(to)\r
-    Subject: \(subject ?? "Message \(id)")\r
-    Date: \(date)\r
-    Message-ID: <\(id)@example.net>\r
-    Content-Type: text/plain; charset=utf-8\r
-    \r
-    \(body ?? "Hello, this is message \(id).")\r
-
-    """
+    IMAPTestMail.message(id, from: from, to: to, subject: subject, body: body)
 }
 
 /// What a store holds, independent of row ids and of how it was synced: one line per message with its
@@ -132,16 +87,8 @@ func testMessage(
 func canonicalContents(of store: ChatmailStore, account: AccountID) throws -> [String] {
     try store.read { db in
         try String.fetchAll(
-            db,
-            sql: """
-                SELECT coalesce(m.rfc822_message_id, '-') || ' | ' || m.subject || ' | ' ||
-                    coalesce((SELECT group_concat(gmail_id, ',') FROM (SELECT l.gmail_id FROM message_label ml
-                        JOIN label l ON l.id = ml.label_id WHERE ml.message_id = m.id ORDER BY l.gmail_id)), '') ||
-                    ' | ' || c.participant_hash
-                FROM message m JOIN conversation c ON c.id = m.conversation_id
-                WHERE m.account_id = ? ORDER BY 1
-                """,
-            arguments: [account])
+            db, sql: IMAPTestMail.canonicalContentsSQL,
+            arguments: [try String.fetchOne(db, sql: "SELECT email FROM account WHERE id = ?", arguments: [account])])
     }
 }
 
