@@ -33,22 +33,10 @@ struct IMAPNewMail {
         // Copies the store already has under another UID: Gmail's id, or after a UIDVALIDITY change the
         // Message-ID, size and INTERNALDATE of exactly one stored message. Adopted without a download.
         let placer = IMAPCopyPlacer(account: context.account, folder: folder)
-        let adopted = try await context.tracker.write(in: context.store) { [wanted] tx, modifications in
-            var adopted: [UInt32: MessageID] = [:]
-            for attributes in wanted {
-                guard let uid = attributes.uid,
-                    let match = try IMAPHeaderMatch.storedMessage(
-                        for: attributes, folder: folder, matchingHeaders: matchingHeaders, tx: tx,
-                        account: context.account)
-                else { continue }
-                try placer.adopt(match, uid: uid, state: IMAPMessagePreparer.copyState(attributes), tx: tx)
-                adopted[uid] = match
-            }
-            let labels = try tx.refreshIMAPLabels(of: Set(adopted.values), in: context.account)
-            modifications.report(labels.conversations)
-            return adopted
+        if context.isGmail || matchingHeaders {
+            try await adoptKnownCopies(&wanted, placer: placer, matchingHeaders: matchingHeaders)
         }
-        wanted.removeAll { adopted[$0.uid ?? 0] != nil }
+        guard !wanted.isEmpty else { return outcome }
 
         let batches = IMAPBatchPlan.batches(wanted, maxCount: context.batchCount, maxBytes: context.batchBytes)
         let byUID = Dictionary(wanted.map { ($0.uid ?? 0, $0) }, uniquingKeysWith: { first, _ in first })
@@ -79,6 +67,30 @@ struct IMAPNewMail {
             context.progress(SyncProgress(phase: "downloading \(folder.name)", done: done, total: wanted.count))
         }
         return outcome
+    }
+
+    /// Adopts the copies the store already holds (by X-GM-MSGID, or by headers after a UIDVALIDITY
+    /// change) in one transaction, and removes them from `wanted`.
+    private func adoptKnownCopies(_ wanted: inout [IMAPFetchAttributes], placer: IMAPCopyPlacer, matchingHeaders: Bool)
+        async throws
+    {
+        let listed = wanted
+        let adopted = try await context.tracker.write(in: context.store) { tx, modifications in
+            var adopted: [UInt32: MessageID] = [:]
+            for attributes in listed {
+                guard let uid = attributes.uid,
+                    let match = try IMAPHeaderMatch.storedMessage(
+                        for: attributes, folder: folder, matchingHeaders: matchingHeaders, tx: tx,
+                        account: context.account)
+                else { continue }
+                try placer.adopt(match, uid: uid, state: IMAPMessagePreparer.copyState(attributes), tx: tx)
+                adopted[uid] = match
+            }
+            let labels = try tx.refreshIMAPLabels(of: Set(adopted.values), in: context.account)
+            modifications.report(labels.conversations)
+            return adopted
+        }
+        wanted.removeAll { adopted[$0.uid ?? 0] != nil }
     }
 }
 
