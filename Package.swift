@@ -138,11 +138,24 @@ let package = Package(
             dependencies: ["GmailEmulator", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings
         ),
+        // Typed setters over libcurl's variadic `curl_easy_setopt`, which Swift cannot call, for SMTP.
+        .target(
+            name: "CCurlShim",
+            linkerSettings: [.linkedLibrary("curl")]
+        ),
+        // Submitting mail over SMTP (implicit TLS, STARTTLS or plain; password or XOAUTH2) with libcurl,
+        // telling a refusal from a lost answer, which sending exactly once depends on.
+        .target(
+            name: "SMTPClient",
+            dependencies: ["CCurlShim"],
+            swiftSettings: strictSettings
+        ),
         // Sync: the sync engine, its Gmail and IMAP orchestrators, the persister mapping and mailbox import.
         .target(
             name: "ChatmailSync",
             dependencies: [
                 "ChatmailStore", "MailText", "Digest", "GmailAPI", "GmailModel", "IMAPClient", "IMAPProtocol",
+                "SMTPClient",
             ],
             swiftSettings: strictSettings
         ),
@@ -289,6 +302,12 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // SMTP submission against a real SMTP server on loopback (Debian's python3-aiosmtpd).
+        .testTarget(
+            name: "SMTPClientTests",
+            dependencies: ["SMTPClient", "ChatmailTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
