@@ -23,16 +23,12 @@ extension AppReducer {
         case .up, .control("p"), .backTab:
             state.search.selection = max(0, state.search.selection - 1)
         case .enter:
-            guard state.search.hits.indices.contains(state.search.selection) else { return [] }
-            let hit = state.search.hits[state.search.selection]
-            let id = hit.conversation.id
-            if let index = state.conversations.firstIndex(where: { $0.id == id }) {
-                state.selectedIndex = index
-                state.selectedID = id
+            // Hits of an earlier query are not what the person asked for: wait for the current query's.
+            guard state.search.hitsQuery == state.search.query else {
+                state.search.opensOnArrival = true
+                return []
             }
-            state.search = SearchState()
-            state.focus = .transcript
-            return open(&state, id, at: hit.messageID)
+            return openSelectedHit(&state)
         case .escape:
             state.search = SearchState()
             finish(&state, .search)
@@ -42,12 +38,29 @@ extension AppReducer {
         return []
     }
 
+    /// Opens the chosen hit in its conversation, at the message, and leaves search; nothing without hits.
+    static func openSelectedHit(_ state: inout AppState) -> [AppEffect] {
+        state.search.opensOnArrival = false
+        guard state.search.hits.indices.contains(state.search.selection) else { return [] }
+        let hit = state.search.hits[state.search.selection]
+        let id = hit.conversation.id
+        if let index = state.conversations.firstIndex(where: { $0.id == id }) {
+            state.selectedIndex = index
+            state.selectedID = id
+        }
+        state.search = SearchState()
+        finish(&state, .search)
+        state.focus = .transcript
+        return open(&state, id, at: hit.messageID)
+    }
+
     /// A new query searches; an empty one shows nothing rather than everything.
     static func queryChanged(_ state: inout AppState) -> [AppEffect] {
         state.search.selection = 0
         state.search.error = nil
         guard !state.search.query.trimmingCharacters(in: .whitespaces).isEmpty else {
             state.search.hits = []
+            state.search.hitsQuery = state.search.query
             finish(&state, .search)
             return []
         }

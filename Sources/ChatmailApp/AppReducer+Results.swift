@@ -36,15 +36,19 @@ extension AppReducer {
             state.codes.isLoaded = true
             state.codes.error = message
         case .searchResults(let query, let hits):
-            guard query == state.search.query else { return [] }
+            guard query == state.search.query, state.focus == .search else { return [] }
             finish(&state, .search)
             state.search.hits = hits
+            state.search.hitsQuery = query
             state.search.error = nil
             state.search.selection = min(state.search.selection, max(0, hits.count - 1))
+            if state.search.opensOnArrival { return openSelectedHit(&state) }
         case .searchFailed(let query, let message):
-            guard query == state.search.query else { return [] }
+            guard query == state.search.query, state.focus == .search else { return [] }
             finish(&state, .search)
             state.search.hits = []
+            state.search.hitsQuery = query
+            state.search.opensOnArrival = false
             state.search.error = message
         case .actionFinished(let report):
             finish(&state, .action)

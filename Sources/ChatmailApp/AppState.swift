@@ -168,6 +168,12 @@ public struct OpenTranscript: Sendable, Equatable {
 public struct SearchState: Sendable, Equatable {
     public var query = ""
     public var hits: [SearchHit] = []
+    /// The query `hits` answer. While it differs from `query`, the hits on screen are an earlier query's
+    /// and a search for the current one is on its way.
+    public var hitsQuery = ""
+    /// Enter was pressed before the current query's hits arrived: they open the chosen hit on arrival,
+    /// so typing a query and pressing Enter at once opens what it finds, however slow the search.
+    public var opensOnArrival = false
     public var selection = 0
     /// Why the query was rejected (FTS syntax), shown in place of the hits.
     public var error: String?

@@ -34,6 +34,41 @@ struct AppModeTests {
         #expect(open.targetMessage == nil)
     }
 
+    @Test("Enter pressed before the query's hits arrive opens the first of them when they do, not an earlier query's")
+    func enterBeforeResults() {
+        var state = Data.state(columns: 80)
+        Data.press(&state, .character("/"))
+        Data.type(&state, "lu")
+        _ = AppReducer.reduce(&state, .searchResults(query: "lu", [Data.hit(101, in: 1)]))
+        Data.type(&state, "n")
+        // The hits on screen answer "lu"; Enter waits for "lun"'s rather than open one of them.
+        #expect(Data.work(Data.press(&state, .enter)) == [])
+        #expect(state.focus == .search && state.search.opensOnArrival)
+        _ = AppReducer.reduce(&state, .searchResults(query: "lu", [Data.hit(102, in: 2)]))
+        #expect(state.focus == .search)
+        let effects = Data.work(AppReducer.reduce(&state, .searchResults(query: "lun", [Data.hit(305, in: 3)])))
+        #expect(effects == [.loadTranscript(Data.id(3), limit: 200)])
+        #expect(state.focus == .transcript && state.selectedID == Data.id(3))
+        #expect(state.transcript?.targetMessage == MessageID(rawValue: 305))
+        #expect(!state.running.contains(.search))
+        // Hits arriving after search closed change nothing.
+        _ = AppReducer.reduce(&state, .searchResults(query: "", [Data.hit(1, in: 1)]))
+        #expect(state.focus == .transcript && state.selectedID == Data.id(3))
+    }
+
+    @Test("Enter before a query's hits arrive, when it finds nothing, stays in search")
+    func enterBeforeEmptyResults() {
+        var state = Data.state(columns: 80)
+        Data.press(&state, .character("/"))
+        Data.type(&state, "zz")
+        #expect(Data.work(Data.press(&state, .enter)) == [])
+        _ = AppReducer.reduce(&state, .searchResults(query: "zz", []))
+        #expect(state.focus == .search && !state.search.opensOnArrival)
+        Data.type(&state, "z")
+        _ = AppReducer.reduce(&state, .searchResults(query: "zzz", [Data.hit(101, in: 1)]))
+        #expect(state.focus == .search, "a later query's hits open nothing without a new Enter")
+    }
+
     @Test("backspace searches again, an emptied query clears the hits, Esc cancels")
     func searchEditing() {
         var state = Data.state(columns: 80)

@@ -51,8 +51,9 @@ extension ComposeEndToEnd {
             // Live search: results narrow as you type; Enter opens the message in its conversation.
             try await tmux.press("/")
             try await typeLiterally(tmux, "eight")
+            // The transcript beside the list may already show "At eight": wait for the search pane's hit.
             _ = try await tmux.rows("the search should find Pat's message") { rows in
-                rows.contains { $0.contains("At eight") }
+                rows.first == "Search: eight" && rows.contains { $0.hasPrefix(">") && $0.contains("At eight") }
             }
             try await tmux.press("Enter")
             _ = try await tmux.rows("Enter should open Pat's conversation at the message") { rows in
