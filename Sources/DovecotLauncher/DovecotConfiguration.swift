@@ -36,19 +36,40 @@ public struct DovecotConfiguration: Sendable {
     /// Plain folders created (and subscribed) for every user at the first start, named with `.` as the
     /// hierarchy separator, such as `Projects.2024`.
     public var extraFolders: [String] = []
+    /// Capabilities left out of the announced list, such as `UIDPLUS`, `MOVE` and `LITERAL+` for a
+    /// client's fallbacks. Dovecot still answers the commands (and still sends APPENDUID and COPYUID), so
+    /// a test must check what the client sent or made of the answers, not only that it worked.
+    public var withheldCapabilities: Set<String> = []
 
     public init(
         capabilities: Capabilities = .full,
         users: [DovecotUser] = [DovecotUser(name: "alice@example.org", password: "secret")],
         rawlog: Bool = false,
         oauth2IntrospectionURL: URL? = nil,
-        extraFolders: [String] = []
+        extraFolders: [String] = [],
+        withheldCapabilities: Set<String> = []
     ) {
         self.capabilities = capabilities
         self.users = users
         self.rawlog = rawlog
         self.oauth2IntrospectionURL = oauth2IntrospectionURL
         self.extraFolders = extraFolders
+        self.withheldCapabilities = withheldCapabilities
+    }
+
+    /// The list the server announces after login, with ``withheldCapabilities`` left out; nil for
+    /// Dovecot's own, unchanged.
+    var announcedCapabilities: String? {
+        let base: String
+        switch capabilities {
+        case .full:
+            guard !withheldCapabilities.isEmpty else { return nil }
+            base = DovecotConfigWriter.dovecotCapabilities
+        case .outlookLike:
+            base = DovecotConfigWriter.outlookCapabilities
+        }
+        let withheld = Set(withheldCapabilities.map { $0.uppercased() })
+        return base.split(separator: " ").filter { !withheld.contains($0.uppercased()) }.joined(separator: " ")
     }
 }
 
@@ -110,6 +131,13 @@ struct MailOwner: Sendable {
 enum DovecotConfigWriter {
     static let outlookCapabilities =
         "IMAP4rev1 SASL-IR ID UNSELECT ENABLE IDLE NAMESPACE CHILDREN UIDPLUS MOVE LITERAL+ SPECIAL-USE"
+    /// What Dovecot 2.3 announces after login by default, written out so capabilities can be withheld
+    /// from it (Dovecot's `imap_capability` can add to its own list, not take away).
+    static let dovecotCapabilities =
+        "IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE IDLE SORT SORT=DISPLAY THREAD=REFERENCES THREAD=REFS "
+        + "THREAD=ORDEREDSUBJECT MULTIAPPEND URL-PARTIAL CATENATE UNSELECT CHILDREN NAMESPACE UIDPLUS "
+        + "LIST-EXTENDED I18NLEVEL=1 CONDSTORE QRESYNC ESEARCH ESORT SEARCHRES WITHIN CONTEXT=SEARCH LIST-STATUS "
+        + "BINARY MOVE SNIPPET=FUZZY PREVIEW=FUZZY PREVIEW STATUS=SIZE SAVEDATE LITERAL+ NOTIFY SPECIAL-USE"
 
     static func configText(
         _ configuration: DovecotConfiguration, layout: DovecotLayout, port: Int, instanceName: String,
@@ -174,8 +202,8 @@ enum DovecotConfigWriter {
                 """
         }
         text += "}\n"
-        if configuration.capabilities == .outlookLike {
-            text += "imap_capability = \(outlookCapabilities)\n"
+        if let capabilities = configuration.announcedCapabilities {
+            text += "imap_capability = \(capabilities)\n"
         }
         if configuration.rawlog {
             // The imap process itself writes `<dir>/<date>.<pid>.<n>.in` and `.out` when the directory

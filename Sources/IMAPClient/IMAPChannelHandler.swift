@@ -11,7 +11,11 @@ import NIOTLS
 /// - When `writerHeld`, the last command of `inFlight` still has parts to send after `+` continuations (or
 ///   is an AUTHENTICATE that may be challenged again), and nothing else is written until it lets go:
 ///   another command's bytes would otherwise be read as its literal.
-/// - Once `failure` is set it never changes, every promise has been failed, and the channel is closing.
+/// - An IDLE is always the last of `inFlight` and holds the write side until its completion. Untagged
+///   responses go to its listener while it is the oldest command. Once the server's `+` has accepted it
+///   and nothing older is in flight, silence is normal and no time limit runs, until `DONE` is written.
+/// - Once `failure` is set it never changes, every promise has been failed, every IDLE listener has been
+///   ended, and the channel is closing.
 final class IMAPChannelHandler: ChannelDuplexHandler {
     typealias InboundIn = IMAPInboundFrame
     typealias OutboundIn = IMAPPendingCommand
@@ -33,7 +37,13 @@ final class IMAPChannelHandler: ChannelDuplexHandler {
         var command: IMAPPendingCommand
         var remainingParts: ArraySlice<[UInt8]>
         var untagged: [IMAPUntaggedResponse] = []
+        /// Nil unless the command is an IDLE.
+        var idle: IMAPIdlePhase?
     }
+
+    /// Bytes are written in pieces of this size, each one's completion counting as activity: a large
+    /// APPEND that the server takes slowly is not silence, while one that stops moving still times out.
+    private static let writeChunkSize = 64 * 1024
 
     private enum TLSState {
         case none, handshaking, established
@@ -95,22 +105,7 @@ final class IMAPChannelHandler: ChannelDuplexHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if tlsState == .handshaking {
-            fail(tlsFailure(String(describing: error)))
-        } else if let error = error as? IMAPProtocolError {
-            fail(.malformedResponse(error.errorDescription ?? String(describing: error)))
-        } else if let error = error as? IMAPTruncatedResponse {
-            fail(
-                .disconnected(
-                    reason: "the connection closed in the middle of a response (\(error.bufferedByteCount) bytes of it "
-                        + "had arrived)"
-                )
-            )
-        } else if let error = error as? NIOSSLError, case .uncleanShutdown = error {
-            fail(.disconnected(reason: "the server closed the connection without ending TLS"))
-        } else {
-            fail(.disconnected(reason: String(describing: error)))
-        }
+        fail(tlsState == .handshaking ? tlsFailure(String(describing: error)) : IMAPClientError(channelError: error))
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -145,6 +140,21 @@ final class IMAPChannelHandler: ChannelDuplexHandler {
         case .untagged(let untagged): route(untagged)
         case .tagged(let completion): complete(completion, bufferedAfter: frame.bufferedAfter)
         }
+    }
+
+    /// ``IMAPEndIdle``: writes `DONE` for the IDLE with that tag, once, if the server accepted it.
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard let end = event as? IMAPEndIdle else {
+            return context.triggerUserOutboundEvent(event, promise: promise)
+        }
+        promise?.succeed()
+        guard failure == nil, let index = inFlight.firstIndex(where: { $0.command.tag == end.tag }),
+            inFlight[index].idle == .idling
+        else { return }
+        inFlight[index].idle = .ending
+        write(IMAPEncodedCommand.encode(.done, tag: end.tag, literalPlus: false).bytes, isActivity: true)
+        context.flush()
+        scheduleInactivityCheck()
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -186,6 +196,8 @@ final class IMAPChannelHandler: ChannelDuplexHandler {
         // With nothing in flight the response is unsolicited (a new message's EXISTS between commands):
         // the next SELECT or FETCH reports the same state, so it is dropped.
         guard !inFlight.isEmpty else { return }
+        // Delivered as it comes rather than kept: an IDLE may last half an hour.
+        if let listener = inFlight[0].command.idleListener { return listener.deliver(untagged) }
         inFlight[0].untagged.append(untagged)
     }
 
@@ -195,6 +207,16 @@ final class IMAPChannelHandler: ChannelDuplexHandler {
         }
         if writerHeld, index == inFlight.count - 1 { writerHeld = false }
         let done = inFlight.remove(at: index)
+        if let listener = done.command.idleListener {
+            if done.idle == .awaitingContinuation {
+                listener.refuse(
+                    completion.status == .ok
+                        ? .malformedResponse("the server completed IDLE without accepting it")
+                        : .commandFailed(
+                            command: "IDLE", status: completion.status.rawValue, serverText: completion.text))
+            }
+            listener.end()
+        }
         if done.command.kind == .startTLS, completion.status == .ok {
             // Bytes after the OK were sent in plain text although they should follow the handshake: an
             // attacker on the path could have injected them, so the connection cannot be trusted.
@@ -218,14 +240,23 @@ final class IMAPChannelHandler: ChannelDuplexHandler {
         guard writerHeld, let last = inFlight.indices.last else {
             return fail(.malformedResponse("the server asked for data no command has to send"))
         }
+        if let phase = inFlight[last].idle {
+            // A `+` after the first is a keep-alive some servers send while idling.
+            guard phase == .awaitingContinuation else { return }
+            inFlight[last].idle = .idling
+            inFlight[last].command.idleListener?.accept()
+            return
+        }
         if let part = inFlight[last].remainingParts.popFirst() {
-            writeAndFlush(part)
+            write(part, isActivity: true)
+            context?.flush()
             if inFlight[last].remainingParts.isEmpty, inFlight[last].command.kind != .authenticate {
                 writerHeld = false
                 writeWaitingCommands()
             }
         } else if inFlight[last].command.kind == .authenticate {
-            writeAndFlush(Array("\r\n".utf8))
+            write(Array("\r\n".utf8), isActivity: true)
+            context?.flush()
         } else {
             fail(.malformedResponse("the server asked for more data than the command has"))
         }
@@ -243,18 +274,34 @@ final class IMAPChannelHandler: ChannelDuplexHandler {
                 command.promise.fail(IMAPClientError.malformedResponse("an empty command"))
                 continue
             }
-            context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: first)), promise: nil)
-            inFlight.append(InFlight(command: command, remainingParts: parts))
-            writerHeld = !parts.isEmpty || command.kind == .authenticate
+            write(first, isActivity: false)
+            let idle: IMAPIdlePhase? = command.kind == .idle ? .awaitingContinuation : nil
+            inFlight.append(InFlight(command: command, remainingParts: parts, idle: idle))
+            writerHeld = !parts.isEmpty || command.kind == .authenticate || command.kind == .idle
         }
         context.flush()
         scheduleInactivityCheck()
     }
 
-    private func writeAndFlush(_ bytes: [UInt8]) {
+    /// Writes without flushing. `isActivity` when the server waits for these bytes (a continuation's
+    /// part, `DONE`); a pipelined command's bytes are not, or they would hide an older command's silence.
+    /// Large writes go in pieces, each piece the socket takes counting as activity: the server reads
+    /// them, so its silence meanwhile is not a dead connection.
+    private func write(_ bytes: [UInt8], isActivity: Bool) {
         guard let context else { return }
-        lastActivity = .now()
-        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
+        if isActivity { lastActivity = .now() }
+        guard bytes.count > Self.writeChunkSize else {
+            return context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
+        }
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(offset + Self.writeChunkSize, bytes.count)
+            let promise = context.eventLoop.makePromise(of: Void.self)
+            promise.futureResult.assumeIsolated().whenSuccess { [self] in lastActivity = .now() }
+            let piece = context.channel.allocator.buffer(bytes: bytes[offset..<end])
+            context.write(wrapOutboundOut(piece), promise: promise)
+            offset = end
+        }
     }
 
     private func startTLS() {
@@ -294,15 +341,19 @@ final class IMAPChannelHandler: ChannelDuplexHandler {
         }
     }
 
+    /// Whether the server accepted an IDLE and nothing else is in flight: silence is then normal.
+    private var isQuietIdle: Bool { inFlight.count == 1 && inFlight[0].idle == .idling }
+
     /// Checks for silence when the oldest byte of activity is `timeouts.command` old; activity since
-    /// then (bytes received, a command written) moves the check later instead of failing.
+    /// then (bytes received, bytes taken by the socket) moves the check later instead of failing. A quiet
+    /// IDLE has no check; writing its `DONE` schedules one again.
     private func scheduleInactivityCheck() {
-        guard inactivityCheck == nil, !inFlight.isEmpty, let context else { return }
+        guard inactivityCheck == nil, !inFlight.isEmpty, !isQuietIdle, let context else { return }
         let limit = configuration.timeouts.command.timeAmount
         inactivityCheck = context.eventLoop.assumeIsolated().scheduleTask(deadline: lastActivity + limit) {
             [self] in
             inactivityCheck = nil
-            guard failure == nil, !inFlight.isEmpty else { return }
+            guard failure == nil, !inFlight.isEmpty, !isQuietIdle else { return }
             if NIODeadline.now() >= lastActivity + limit {
                 fail(
                     .timedOut(
@@ -328,6 +379,14 @@ final class IMAPChannelHandler: ChannelDuplexHandler {
         greeting = nil
         tlsHandshake?.fail(error)
         tlsHandshake = nil
+        for entry in inFlight {
+            if entry.idle == .awaitingContinuation { entry.command.idleListener?.refuse(error) }
+            entry.command.idleListener?.end()
+        }
+        for command in waiting {
+            command.idleListener?.refuse(error)
+            command.idleListener?.end()
+        }
         for command in inFlight.map(\.command) + waiting {
             if case .timedOut(_, let seconds) = error {
                 command.promise.fail(IMAPClientError.timedOut(command: command.name, seconds: seconds))

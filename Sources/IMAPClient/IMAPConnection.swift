@@ -8,8 +8,10 @@ import Synchronization
 /// One authenticated IMAP connection.
 ///
 /// Commands may be issued concurrently from several tasks: each gets a tag, is written at once
-/// (pipelined), and the untagged responses the server sends before its completion are routed to it.
-/// Nothing blocks a thread: NIO's event loop does the I/O, and callers await its futures.
+/// (pipelined; during an ``idle()`` they wait for its end), and the untagged responses the server sends
+/// before its completion are routed to it. Untagged responses while no command runs are dropped: the
+/// next SELECT, FETCH or IDLE learns the same state. Nothing blocks a thread: NIO's event loop does the
+/// I/O, and callers await its futures.
 ///
 /// A connection that fails (time-out, BYE, reset, malformed response) is closed, and every later command
 /// fails with the same error: connect again.
@@ -60,6 +62,13 @@ public final class IMAPConnection: Sendable {
         )
         let bootstrap = ClientBootstrap(group: eventLoop)
             .connectTimeout(timeouts.connect.timeAmount)
+            // A quiet IDLE waits on a silent socket for many minutes, with no time-out of its own: TCP
+            // keep-alives make a peer that vanished without a word (a dropped NAT entry, a dead link)
+            // fail the connection within a few minutes.
+            .channelOption(.socketOption(.so_keepalive), value: 1)
+            .channelOption(Self.tcpOption(TCP_KEEPIDLE), value: 120)
+            .channelOption(Self.tcpOption(TCP_KEEPINTVL), value: 30)
+            .channelOption(Self.tcpOption(TCP_KEEPCNT), value: 4)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
@@ -172,23 +181,38 @@ public final class IMAPConnection: Sendable {
     // MARK: Sending commands
 
     /// Writes a command now (pipelined behind any in flight) and returns its answer's future.
+    ///
+    /// - Parameter literalPlus: whether literals may be sent without waiting for the server's `+`; nil
+    ///   for when the server announces LITERAL+.
     func submit(
         _ command: IMAPCommand, name: String, kind: IMAPPendingCommand.Kind = .ordinary,
-        extraParts: [[UInt8]] = []
+        extraParts: [[UInt8]] = [], literalPlus: Bool? = nil
     ) -> EventLoopFuture<IMAPCommandResponse> {
+        submitTagged(command, name: name, kind: kind, extraParts: extraParts, literalPlus: literalPlus).future
+    }
+
+    /// ``submit(_:name:kind:extraParts:literalPlus:)``, also returning the command's tag.
+    func submitTagged(
+        _ command: IMAPCommand, name: String, kind: IMAPPendingCommand.Kind = .ordinary,
+        extraParts: [[UInt8]] = [], literalPlus: Bool? = nil, idleListener: IMAPIdleListener? = nil
+    ) -> (tag: String, future: EventLoopFuture<IMAPCommandResponse>) {
         let tag = state.withLock { state in
             defer { state.nextTag += 1 }
             return "A\(state.nextTag)"
         }
-        let encoded = IMAPEncodedCommand.encode(command, tag: tag, literalPlus: has("LITERAL+"))
+        let encoded = IMAPEncodedCommand.encode(command, tag: tag, literalPlus: literalPlus ?? has("LITERAL+"))
         let promise = channel.eventLoop.makePromise(of: IMAPCommandResponse.self)
         let pending = IMAPPendingCommand(
-            tag: tag, name: name, parts: encoded.parts + extraParts, kind: kind, promise: promise)
+            tag: tag, name: name, parts: encoded.parts + extraParts, kind: kind, promise: promise,
+            idleListener: idleListener)
         channel.writeAndFlush(pending).whenFailure { [link] _ in
             // The write never reached the handler: the channel had closed already.
-            promise.fail(link.failure ?? IMAPClientError.disconnected(reason: "the connection is closed"))
+            let failure = link.failure ?? IMAPClientError.disconnected(reason: "the connection is closed")
+            promise.fail(failure)
+            idleListener?.refuse(failure)
+            idleListener?.end()
         }
-        return promise.futureResult
+        return (tag, promise.futureResult)
     }
 
     /// Awaits a submitted command's answer and turns NO and BAD into ``IMAPClientError/commandFailed``.
@@ -236,6 +260,10 @@ public final class IMAPConnection: Sendable {
         } catch {
             throw .tlsFailed(host: endpoint.host, port: endpoint.port, reason: String(describing: error))
         }
+    }
+
+    private static func tcpOption(_ name: Int32) -> ChannelOptions.Types.SocketOption {
+        ChannelOptions.Types.SocketOption(level: .tcp, name: NIOBSDSocket.Option(rawValue: name))
     }
 
     private static func isIPAddress(_ host: String) -> Bool {

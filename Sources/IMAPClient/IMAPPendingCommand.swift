@@ -14,6 +14,10 @@ struct IMAPPendingCommand: Sendable {
         case startTLS
         /// The server's `* BYE` is the expected answer, not a failure.
         case logout
+        /// IDLE: the command keeps the write side until it completes, since nothing but `DONE` may follow
+        /// it; its untagged responses go to `idleListener` as they arrive, and silence after the server's
+        /// `+` is normal until `DONE` is sent.
+        case idle
     }
 
     var tag: String
@@ -23,6 +27,8 @@ struct IMAPPendingCommand: Sendable {
     var parts: [[UInt8]]
     var kind: Kind
     var promise: EventLoopPromise<IMAPCommandResponse>
+    /// Set exactly for `.idle`.
+    var idleListener: IMAPIdleListener? = nil
 }
 
 /// What the server answered to one command: the untagged responses routed to it, and its completion.

@@ -34,6 +34,8 @@ public enum IMAPCommand: Sendable, Equatable {
     case uidCopy(IMAPUIDSet, mailbox: String)
     case uidMove(IMAPUIDSet, mailbox: String)
     case uidExpunge(IMAPUIDSet)
+    /// EXPUNGE of every message marked `\Deleted`, for servers without UIDPLUS's UID EXPUNGE.
+    case expunge
     case create(mailbox: String)
     /// APPEND a message (always sent as a literal) with raw flags and an optional INTERNALDATE.
     case append(mailbox: String, flags: [String], internalDateMs: Int64?, message: [UInt8])

@@ -105,6 +105,7 @@ private struct Writer {
         case .startTLS: raw("STARTTLS")
         case .idle: raw("IDLE")
         case .done: raw("DONE")
+        case .expunge: raw("EXPUNGE")
         case .login(let user, let password):
             raw("LOGIN ")
             string(user)

@@ -144,7 +144,10 @@ public enum IMAPResponseCode: Sendable, Equatable {
     case tryCreate
     case closed
     case appendUID(uidValidity: UInt32, uid: UInt32)
-    case copyUID(uidValidity: UInt32, source: IMAPUIDSet, destination: IMAPUIDSet)
+    /// UIDPLUS: the `n`th source UID was copied to the `n`th destination UID, both lists in the order the
+    /// server wrote them (ranges expanded in the direction written). Not a set: Gmail's destination UIDs
+    /// are not ascending, and sorting them would pair the wrong messages.
+    case copyUID(uidValidity: UInt32, source: [UInt32], destination: [UInt32])
     case authenticationFailed
     /// A code not modelled here: its uppercased name and whatever followed it inside the brackets.
     case other(name: String, text: String)

@@ -59,9 +59,14 @@ extension IMAPResponseParser {
             try argument()
             let validity = try reader.readNumber32()
             try argument()
-            let source = try readUIDSet(&reader)
+            let start = reader.position
+            let source = try readOrderedUIDs(&reader)
             try argument()
-            let destination = try readUIDSet(&reader)
+            let destination = try readOrderedUIDs(&reader)
+            guard let source, let destination else {
+                let text = String(decoding: reader.bytes[start..<reader.position], as: UTF8.self)
+                return fixed(.other(name: name, text: "\(validity) \(text)"))
+            }
             return fixed(.copyUID(uidValidity: validity, source: source, destination: destination))
         default:
             break
@@ -77,5 +82,31 @@ extension IMAPResponseParser {
         while let byte = reader.peek(), byte != UInt8(ascii: "]") { reader.position += 1 }
         let text = String(decoding: reader.bytes[start..<reader.position], as: UTF8.self)
         return fixed(.other(name: name, text: text))
+    }
+
+    /// The most UIDs one COPYUID set may expand to: a lying server must not make the client allocate
+    /// gigabytes from a one-line `1:4294967295`. A larger set leaves the code as `.other`.
+    static let maximumCopyUIDCount = 1_000_000
+
+    /// A COPYUID set in the order the server wrote it, each range expanded in the direction written: its
+    /// order pairs source and destination UIDs, and Gmail's destination UIDs are not ascending. Nil when
+    /// it holds more than ``maximumCopyUIDCount`` UIDs.
+    private static func readOrderedUIDs(_ reader: inout IMAPReader) throws(IMAPProtocolError) -> [UInt32]? {
+        let start = reader.position
+        let atom = try reader.readAtomBytes(stopAtBracket: true)
+        var uids: [UInt32] = []
+        for element in atom.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+            let bounds = element.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false).map {
+                IMAPReader.number($0).flatMap { UInt32(exactly: $0) } ?? 0
+            }
+            guard bounds.count <= 2, let first = bounds.first, let last = bounds.last, first > 0, last > 0 else {
+                reader.position = start
+                throw reader.error("expected a UID set")
+            }
+            let count = Int(first > last ? first - last : last - first) + 1
+            guard uids.count + count <= maximumCopyUIDCount else { return nil }
+            uids += first <= last ? Array(first...last) : Array((last...first).reversed())
+        }
+        return uids
     }
 }

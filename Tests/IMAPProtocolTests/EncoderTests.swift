@@ -23,6 +23,7 @@ import Testing
         #expect(line(.startTLS) == "A1 STARTTLS\r\n")
         #expect(line(.idle) == "A1 IDLE\r\n")
         #expect(line(.done) == "DONE\r\n")
+        #expect(line(.expunge) == "A1 EXPUNGE\r\n")
         #expect(line(.enable(["QRESYNC", "CONDSTORE"])) == "A1 ENABLE QRESYNC CONDSTORE\r\n")
     }
 

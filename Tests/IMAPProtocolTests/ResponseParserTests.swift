@@ -190,8 +190,7 @@ import Testing
                     IMAPTaggedResponse(
                         tag: "A2", status: .ok,
                         code: .copyUID(
-                            uidValidity: 38505, source: IMAPUIDSet([304, 319, 320]),
-                            destination: IMAPUIDSet([3956, 3957, 3958])),
+                            uidValidity: 38505, source: [304, 319, 320], destination: [3956, 3957, 3958]),
                         text: "Done")))
         #expect(
             try parse("A3 NO [AUTHENTICATIONFAILED] Authentication failed.\r\n")
