@@ -1,2 +1,0 @@
-import SMTPClient
-import Testing
