@@ -202,7 +202,7 @@ let package = Package(
         .target(
             name: "ChatmailAppRuntime",
             dependencies: [
-                "ChatmailApp", "ChatmailStore", "ChatmailSync", "GmailAPI", "TerminalKit", "TerminalUI",
+                "ChatmailApp", "ChatmailStore", "ChatmailSync", "GmailAPI", "IMAPClient", "TerminalKit", "TerminalUI",
                 "TextFormatting",
             ],
             swiftSettings: strictSettings
@@ -234,6 +234,7 @@ let package = Package(
                 "GmailModel",
                 "IMAPClient",
                 "MailText",
+                "SMTPClient",
                 "TerminalUI",
                 "TextFormatting",
                 "RecordViews",
@@ -267,6 +268,7 @@ let package = Package(
                 "ChatmailSync",
                 "DovecotLauncher",
                 "EmulatorLauncher",
+                "IMAPClient",
                 "MailText",
                 "GmailAPI",
                 "GmailEmulator",
@@ -361,7 +363,7 @@ let package = Package(
             name: "IMAPSyncTests",
             dependencies: [
                 "ChatmailSync", "ChatmailStore", "ChatmailTestSupport", "DovecotLauncher", "IMAPClient", "MailText",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "SMTPClient", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
         ),

@@ -45,6 +45,8 @@ public enum AppEvent: Sendable, Equatable {
     case sendFailed(String)
     /// Answers ``AppEffect/openEditor(_:)``: the edited text, or `nil` when the editor was abandoned.
     case editorFinished(String?)
+    /// The server said the mailbox changed (IMAP IDLE): sync now rather than at the next periodic sync.
+    case serverChanged
 }
 
 /// What an action did, for the status line and for undo.

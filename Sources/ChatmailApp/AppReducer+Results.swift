@@ -120,7 +120,7 @@ extension AppReducer {
         case .editorFinished(let text):
             state.composer?.isInEditor = false
             if let text { state.composer?.replaceText(text) }
-        case .terminal, .tick:
+        case .terminal, .tick, .serverChanged:
             break
         }
         return []

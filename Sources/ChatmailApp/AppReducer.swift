@@ -34,6 +34,7 @@ public enum AppReducer {
         case .terminal(.resumed): return [.redrawAll]
         case .terminal(.terminate): return [.quit]
         case .tick(let nowMs): return tick(&state, nowMs: nowMs)
+        case .serverChanged: return requestSync(&state)
         default: return result(&state, event)
         }
     }

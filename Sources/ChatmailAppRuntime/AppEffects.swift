@@ -3,6 +3,7 @@ import ChatmailStore
 import ChatmailSync
 import Foundation
 import GmailAPI
+import IMAPClient
 
 /// Runs the app's effects against the store, the queue and Gmail, off the UI loop, and answers each with
 /// an event. It holds no state of its own beyond its dependencies: everything the app shows is in
@@ -17,11 +18,16 @@ public struct AppEffects: Sendable {
     public let syncEngine: @Sendable () throws -> SyncEngine
     public let clock: ChatmailStore.Clock
     public let timeZone: TimeZone
+    /// An IMAP account's queue: it sends what the app queues (SMTP for messages); `nil` for Gmail.
+    public let imapPusher: (@Sendable () throws -> IMAPActionPusher)?
+    /// What tells the app the server's mailbox changed (IMAP IDLE); `nil` where only periodic syncs run.
+    public let serverChanges: (@Sendable () -> AsyncStream<Void>)?
 
     public init(
         store: ChatmailStore, account: Account, gmail: @escaping @Sendable () throws -> GmailClient,
         syncEngine: (@Sendable () throws -> SyncEngine)? = nil, clock: @escaping ChatmailStore.Clock,
-        timeZone: TimeZone = .current
+        timeZone: TimeZone = .current, imapPusher: (@Sendable () throws -> IMAPActionPusher)? = nil,
+        serverChanges: (@Sendable () -> AsyncStream<Void>)? = nil
     ) {
         self.store = store
         self.account = account
@@ -29,6 +35,8 @@ public struct AppEffects: Sendable {
         self.syncEngine = syncEngine ?? { SyncEngine(store: store, gmail: try gmail()) }
         self.clock = clock
         self.timeZone = timeZone
+        self.imapPusher = imapPusher
+        self.serverChanges = serverChanges
     }
 
     /// The event that answers `effect`, or `nil` for effects the run loop handles itself (quit, editor,
@@ -136,6 +144,7 @@ public struct AppEffects: Sendable {
         await answer({
             let action = try await OutboxQueue.queue(message, in: store, account: account.id)
             let to = (message.to + message.cc).map(\.address).joined(separator: ", ")
+            if let imapPusher { return await sendIMAP(action, to: to, pusher: imapPusher) }
             do {
                 let sender = PendingActionSender(store: store, gmail: try gmail(), clock: clock, timeZone: timeZone)
                 switch try await sender.sendMessage(action, account: account.id) {
@@ -149,6 +158,25 @@ public struct AppEffects: Sendable {
         }) { .sendFailed($0) }
     }
 
+    /// Sends a queued message of an IMAP account now; it stays queued whatever goes wrong.
+    func sendIMAP(_ action: PendingActionID, to: String, pusher: @Sendable () throws -> IMAPActionPusher) async
+        -> AppEvent
+    {
+        do {
+            switch try await pusher().sendMessage(action, account: account.id) {
+            case .completed: return .sendFinished("Sent to \(to).")
+            case .abandoned: return .sendFailed("The server refused the message to \(to); see the queue (p).")
+            case .unknown:
+                return .sendFinished(
+                    "Sent to \(to), but the server never answered: outcome unknown; see the queue (p).")
+            case .failed, .skipped, .unreachable:
+                return .sendFinished("Queued for \(to); it is sent on the next sync.")
+            }
+        } catch {
+            return .sendFinished("Queued for \(to); it is sent on the next sync.")
+        }
+    }
+
     func sync() async -> AppEvent {
         do {
             _ = try await syncEngine().run(account: account)
@@ -160,6 +188,11 @@ public struct AppEffects: Sendable {
                     failedCount: actions.filter { $0.status == .failed || $0.status == .abandoned }.count))
         } catch let error as GmailAPIError {
             if case .retryLater(.transport) = error {
+                return .syncFailed(message: error.localizedDescription, isOffline: true)
+            }
+            return .syncFailed(message: error.localizedDescription, isOffline: false)
+        } catch let error as IMAPClientError {
+            if case .unreachable = error {
                 return .syncFailed(message: error.localizedDescription, isOffline: true)
             }
             return .syncFailed(message: error.localizedDescription, isOffline: false)

@@ -49,9 +49,14 @@ public struct AppRuntime: Sendable {
                 continuation.yield(.tick(nowMs: clock()))
             }
         }
+        let serverChanges = Task { [changes = effects.serverChanges] in
+            guard let changes else { return }
+            for await _ in changes() { continuation.yield(.serverChanged) }
+        }
         defer {
             terminalEvents.cancel()
             ticker.cancel()
+            serverChanges.cancel()
             continuation.finish()
         }
 

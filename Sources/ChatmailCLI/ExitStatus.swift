@@ -4,6 +4,7 @@ import Foundation
 import GmailAPI
 import IMAPClient
 import MarkdownExport
+import SMTPClient
 import TerminalUI
 import TextFormatting
 
@@ -63,6 +64,11 @@ enum ExitStatus: Int32, Sendable {
             }
         case is IMAPCredentialError:
             self = .notLoggedIn
+        case let error as SMTPError:
+            switch error {
+            case .authenticationFailed: self = .notLoggedIn
+            default: self = .failure
+            }
         case let error as SyncError:
             switch error {
             case .accountMismatch: self = .notLoggedIn

@@ -59,6 +59,7 @@ extension BubbleMessage {
         case .sending: "sending"
         case .failed: "failed, will retry"
         case .abandoned: "not sent (chatmail pending)"
+        case .unknown: "outcome unknown (chatmail pending)"
         }
     }
 }

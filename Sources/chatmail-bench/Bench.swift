@@ -15,7 +15,7 @@ struct Bench: AsyncParsableCommand {
             ActionBenchmark.self,
             ExportBenchmark.self, SearchBenchmark.self, TextQualityBenchmark.self, ListRegroupBenchmark.self,
             ReplyBenchmark.self, AppBenchmark.self, CodesBenchmark.self, RulesBenchmark.self, IngestBenchmark.self,
-            IMAPBenchmark.self,
+            IMAPBenchmark.self, IMAPSendBenchmark.self,
         ])
 }
 

@@ -39,6 +39,14 @@ public final class DroppingProxy: Sendable {
         set { state.withLock { $0.cutAction = newValue } }
     }
 
+    /// Bytes that, once a client has sent them, silence the server on that connection: they and all
+    /// the client sends still reach the server, but nothing the server answers reaches the client. A
+    /// command that ran on the server while its answer was lost. Applies to connections accepted afterwards.
+    public var silenceAfterClientSends: [UInt8]? {
+        get { state.withLock { $0.silenceTrigger } }
+        set { state.withLock { $0.silenceTrigger = newValue } }
+    }
+
     /// How many connections were cut so far.
     public var cutCount: Int { state.withLock { $0.cuts } }
 
@@ -95,17 +103,17 @@ public final class DroppingProxy: Sendable {
                 close(client)
                 continue
             }
-            let (accepted, limit, action) = state.withLock { state -> (Bool, Int?, CutAction) in
-                guard !state.stopped else { return (false, nil, .close) }
+            let (accepted, limit, action, trigger) = state.withLock { state -> (Bool, Int?, CutAction, [UInt8]?) in
+                guard !state.stopped else { return (false, nil, .close, nil) }
                 state.open.formUnion([client, server])
-                return (true, state.cutAfter, state.cutAction)
+                return (true, state.cutAfter, state.cutAction, state.silenceTrigger)
             }
             guard accepted else {
                 close(client)
                 close(server)
                 continue
             }
-            let connection = Connection(client: client, server: server, state: state)
+            let connection = Connection(client: client, server: server, state: state, silenceTrigger: trigger)
             Thread.detachNewThread {
                 connection.pump(from: server, to: client, limit: limit, fromServer: true, action: action)
             }
@@ -143,14 +151,40 @@ public final class DroppingProxy: Sendable {
         let client: Int32
         let server: Int32
         let state: Shared
+        let silenceTrigger: [UInt8]?
         private let lock = NSLock()
         private var pumpsLeft = 2
+        /// Set (under `lock`) by the client's pump before it forwards the trigger to the server.
+        private var silenced = false
+        /// The client's last bytes, so a trigger split across two reads is still seen.
+        private var clientTail: [UInt8] = []
 
-        init(client: Int32, server: Int32, state: Shared) {
+        init(client: Int32, server: Int32, state: Shared, silenceTrigger: [UInt8]?) {
             self.client = client
             self.server = server
             self.state = state
+            self.silenceTrigger = silenceTrigger
         }
+
+        /// Notes the client's bytes, and silences the server once they complete the trigger.
+        private func noteClientBytes(_ bytes: ArraySlice<UInt8>) {
+            guard let trigger = silenceTrigger else { return }
+            lock.withLock {
+                guard !silenced else { return }
+                let window = clientTail + bytes
+                if window.count >= trigger.count,
+                    (0...(window.count - trigger.count)).contains(where: {
+                        window[$0..<($0 + trigger.count)].elementsEqual(trigger)
+                    })
+                {
+                    silenced = true
+                    state.withLock { $0.cuts += 1 }
+                }
+                clientTail = Array(window.suffix(trigger.count))
+            }
+        }
+
+        private var isSilenced: Bool { lock.withLock { silenced } }
 
         func pump(from source: Int32, to destination: Int32, limit: Int?, fromServer: Bool, action: CutAction = .close)
         {
@@ -168,6 +202,12 @@ public final class DroppingProxy: Sendable {
                 }
                 let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, wanted) }
                 guard count > 0 else { break }
+                if fromServer, isSilenced {
+                    // The answer is lost: hold the connection, forwarding nothing, until the proxy stops.
+                    while !state.withLock({ $0.stopped }) { usleep(20_000) }
+                    break
+                }
+                if !fromServer { noteClientBytes(buffer[..<count]) }
                 guard writeAll(buffer, count: count, to: destination) else { break }
                 forwarded += count
                 if fromServer { state.withLock { $0.forwardedFromServer += count } }
@@ -214,6 +254,7 @@ public final class DroppingProxy: Sendable {
             var stopped = false
             var cutAfter: Int?
             var cutAction = CutAction.close
+            var silenceTrigger: [UInt8]?
             var cuts = 0
             var forwardedFromServer = 0
             var open: Set<Int32> = []

@@ -22,12 +22,13 @@ final class IMAPTestServer: Sendable {
     }
 
     static func start(
-        capabilities: DovecotConfiguration.Capabilities = .full, rawlog: Bool = false, extraFolders: [String] = []
+        capabilities: DovecotConfiguration.Capabilities = .full, rawlog: Bool = false, extraFolders: [String] = [],
+        withheldCapabilities: Set<String> = []
     ) async throws -> IMAPTestServer {
         let directory = try scratchDirectory("imap")
         let configuration = DovecotConfiguration(
             capabilities: capabilities, users: [DovecotUser(name: user, password: password)], rawlog: rawlog,
-            extraFolders: extraFolders)
+            extraFolders: extraFolders, withheldCapabilities: withheldCapabilities)
         let dovecot = try await offThePool { try DovecotServer.start(in: directory, configuration: configuration) }
         return IMAPTestServer(directory: directory, dovecot: dovecot)
     }

@@ -49,15 +49,25 @@ struct App: AsyncParsableCommand {
         defer { if case .success(let open) = connection { open.close() } }
         let client: Result<GmailClient, any Error> = connection.map(\.client)
         var imapEngine: (@Sendable () throws -> SyncEngine)?
+        var imapPusher: (@Sendable () throws -> IMAPActionPusher)?
+        var serverChanges: (@Sendable () -> AsyncStream<Void>)?
         if account.provider == .imap {
-            // A connector that cannot be built (settings gone) leaves reading and local actions working;
-            // each sync reports why it cannot run.
-            let connector = Result { try IMAPSession.connector(for: account, in: store, env: env) }
-            imapEngine = { SyncEngine(store: store, imap: try connector.get(), pusher: QueueHoldingPusher()) }
+            // A link that cannot be built (settings gone) leaves reading and local actions working; each
+            // sync and send reports why it cannot run.
+            let link = Result { try IMAPSession.link(for: account, in: store, env: env) }
+            let clock = env.clock
+            let pusher: @Sendable () throws -> IMAPActionPusher = {
+                IMAPActionPusher(store: store, link: try link.get(), clock: clock)
+            }
+            imapPusher = pusher
+            imapEngine = { SyncEngine(store: store, imap: try link.get().imap, pusher: try pusher()) }
+            if case .success(let link) = link {
+                serverChanges = { IMAPIdleWatcher(connector: link.imap).changes() }
+            }
         }
         let effects = AppEffects(
             store: store, account: account, gmail: { try client.get() }, syncEngine: imapEngine, clock: env.clock,
-            timeZone: .current)
+            timeZone: .current, imapPusher: imapPusher, serverChanges: serverChanges)
         let glyphs = env.glyphs
         let state = AppState(
             account: account.email, origin: origin, size: TerminalSize(columns: 80, rows: 24), glyphs: glyphs,

@@ -45,7 +45,9 @@ struct Pending: AsyncParsableCommand {
             let env = makeEnvironment()
             let store = try env.openExistingStore()
             let account = try env.selectedAccount(in: store)
-            try IMAPNotYetSupported.check(account, for: .pendingActions)
+            if account.provider == .imap {
+                return try await runIMAP(account, store: store, env: env)
+            }
             let connection = try GmailConnection.open(env)
             defer { connection.close() }
             let sender = PendingActionSender(store: store, gmail: connection.client, clock: env.clock)
@@ -62,6 +64,33 @@ struct Pending: AsyncParsableCommand {
             try env.write(Self.describe(summary) + "\n")
             // The actions wait safely, but "send now" did not happen: exit 1, with the network's reason.
             if let unreachable = summary.unreachable { throw unreachable }
+        }
+
+        /// The same run for an IMAP account: IMAP commands for label changes, SMTP for messages.
+        func runIMAP(_ account: Account, store: ChatmailStore, env: AppEnvironment) async throws {
+            let pusher = try IMAPSession.pusher(for: account, in: store, env: env)
+            let summary = try await pusher.run(account: account.id)
+            let unreachable = summary.unreachable.map(ServerUnreachable.init(reason:))
+            if json {
+                let document = PendingRunJSON(
+                    sent: summary.sent, failed: summary.failed, abandoned: summary.abandoned + summary.unknown,
+                    waiting: summary.waiting, rechecked: 0, error: unreachable.map { JSONError($0) })
+                try env.write(try JSONRenderer(time: env.time).encode(document))
+                if let unreachable { throw ErrorReportedInJSON(error: unreachable) }
+                return
+            }
+            var parts = ["sent \(summary.sent)"]
+            if summary.failed > 0 { parts.append("\(summary.failed) failed (retried later)") }
+            if summary.abandoned > 0 { parts.append("\(summary.abandoned) abandoned (see `chatmail pending`)") }
+            if summary.unknown > 0 {
+                parts.append("\(summary.unknown) with an unknown outcome (see `chatmail pending`)")
+            }
+            if summary.waiting > 0 {
+                parts.append(
+                    "\(summary.waiting) " + (unreachable == nil ? "not due yet" : "not tried (server unreachable)"))
+            }
+            try env.write("Actions: " + parts.joined(separator: ", ") + ".\n")
+            if let unreachable { throw unreachable }
         }
 
         static func describe(_ summary: PendingActionSender.Summary) -> String {
@@ -116,6 +145,15 @@ struct Pending: AsyncParsableCommand {
             // Restoring needs Gmail; offline (or logged out), the next sync does it: the ids are queued.
             // Re-reading labels takes the sync lock; when a sync holds it, the ids stay queued for the
             // next run.
+            if account.provider == .imap {
+                // The server's labels are the copies' folders and flags as the last sync saw them.
+                let count = try await IMAPSession.pusher(for: account, in: store, env: env)
+                    .restoreLabels(account: account.id)
+                try env.write(
+                    "Dismissed \(ids). The server's labels restored on \(count == 1 ? "1 message" : "\(count) messages").\n"
+                )
+                return
+            }
             var restored = "Gmail's labels are restored on the next `chatmail sync`."
             do {
                 let connection = try GmailConnection.open(env)
@@ -157,4 +195,10 @@ struct ActionSelectionOptions: ParsableArguments {
         }
         return .one(PendingActionID(rawValue: number))
     }
+}
+
+/// The account's server could not be reached: what was queued waits, and "send now" did not happen.
+struct ServerUnreachable: Error, LocalizedError {
+    var reason: String
+    var errorDescription: String? { reason }
 }

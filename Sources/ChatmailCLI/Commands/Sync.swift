@@ -28,7 +28,8 @@ struct Sync: AsyncParsableCommand {
         case .imap:
             let engine = SyncEngine(
                 store: store, imap: try IMAPSession.connector(for: account, in: store, env: env),
-                pusher: QueueHoldingPusher(), tracker: tracker, crashes: crashes, progress: { progress.show($0) })
+                pusher: try IMAPSession.pusher(for: account, in: store, env: env, tracker: tracker, crashes: crashes),
+                tracker: tracker, crashes: crashes, progress: { progress.show($0) })
             report = try await engine.run(account: account, full: full)
         case .gmail:
             let connection = try GmailConnection.open(env)

@@ -30,6 +30,7 @@ enum OutboxCommand {
         case .sent: status = "sent"
         case .abandoned: status = "abandoned"
         case .queued: status = "queued"
+        case .unknown: status = "unknown"
         }
         if json {
             try env.write(
@@ -41,7 +42,9 @@ enum OutboxCommand {
             try env.write(describe(outcome, action: action, message: message) + "\n")
         }
         if case .abandoned(let reason) = outcome {
-            throw json ? ErrorReportedInJSON(error: SendRefused(reason: reason)) : SendRefused(reason: reason)
+            let isIMAP = try store.accounts().first { $0.id == account }?.provider == .imap
+            let refused = SendRefused(reason: reason, server: isIMAP ? "The SMTP server" : "Gmail")
+            throw json ? ErrorReportedInJSON(error: refused) : refused
         }
         // Queued, but nothing can send it until the user logs in: say so with the login's exit code.
         if case .queued(let reason) = outcome, ExitStatus(for: reason) == .notLoggedIn {
@@ -54,6 +57,9 @@ enum OutboxCommand {
         /// Waiting safely in the queue, with why it was not sent now.
         case queued(any Error)
         case abandoned(String)
+        /// The connection broke after the whole message was written: it may have gone out. Kept, never
+        /// sent again without `pending retry`.
+        case unknown(String)
     }
 
     /// Tries to send the queued action now; never throws, since the message is safely queued whatever
@@ -62,8 +68,8 @@ enum OutboxCommand {
         _ action: PendingActionID, env: AppEnvironment, store: ChatmailStore, account: AccountID, crashes: CrashPoints
     ) async -> Outcome {
         do {
-            if try store.accounts().first(where: { $0.id == account })?.provider == .imap {
-                return .queued(IMAPNotYetSupported.sending)
+            if let imap = try store.accounts().first(where: { $0.id == account }), imap.provider == .imap {
+                return try await sendNowIMAP(action, account: imap, env: env, store: store, crashes: crashes)
             }
             let connection = try GmailConnection.open(env)
             defer { connection.close() }
@@ -84,6 +90,25 @@ enum OutboxCommand {
         }
     }
 
+    /// ``sendNow(_:env:store:account:crashes:)`` for an IMAP account: SMTP, then the Sent copy.
+    static func sendNowIMAP(
+        _ action: PendingActionID, account: Account, env: AppEnvironment, store: ChatmailStore, crashes: CrashPoints
+    ) async throws -> Outcome {
+        let pusher = try IMAPSession.pusher(for: account, in: store, env: env, crashes: crashes)
+        switch try await pusher.sendMessage(action, account: account.id) {
+        case .completed: return .sent
+        case .abandoned:
+            return .abandoned(
+                try await lastError(of: action, store: store, account: account.id) ?? "the server refused it.")
+        case .unknown:
+            return .unknown(try await lastError(of: action, store: store, account: account.id) ?? "")
+        case .unreachable(let reason): return .queued(ServerUnreachable(reason: reason))
+        case .failed, .skipped:
+            let reason = try await lastError(of: action, store: store, account: account.id) ?? "it was not sent yet"
+            return .queued(NotSentYet(reason: reason))
+        }
+    }
+
     static func lastError(of action: PendingActionID, store: ChatmailStore, account: AccountID) async throws -> String?
     {
         try await store.write { tx in try tx.pendingAction(action, in: account)?.lastError }
@@ -97,6 +122,10 @@ enum OutboxCommand {
         case .abandoned(let reason):
             return "Not sent to \(to): \(TerminalSafeText.singleLine(reason)) (#\(action.rawValue), abandoned; "
                 + "`chatmail pending retry \(action.rawValue)` or `dismiss \(action.rawValue)`)."
+        case .unknown:
+            return "Sent to \(to), but the connection broke before the server answered: it may or may not have "
+                + "arrived (#\(action.rawValue), outcome unknown; `chatmail pending retry \(action.rawValue)` sends it "
+                + "again, `chatmail pending dismiss \(action.rawValue)` drops it)."
         case .queued(let error):
             let reason = TerminalSafeText.singleLine(ExitStatus.summary(of: error))
             return "Queued for \(to) (#\(action.rawValue)); not sent yet: \(reason) "
@@ -134,5 +163,7 @@ struct NotSentYet: Error, LocalizedError {
 /// A send Gmail refused for good: the message stays in `chatmail pending` as abandoned.
 struct SendRefused: Error, LocalizedError {
     var reason: String
-    var errorDescription: String? { "Gmail refused the message: \(reason)" }
+    /// Who refused it: Gmail, or an IMAP account's SMTP server.
+    var server = "Gmail"
+    var errorDescription: String? { "\(server) refused the message: \(reason)" }
 }

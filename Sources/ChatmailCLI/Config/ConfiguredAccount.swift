@@ -19,10 +19,11 @@ struct ConfiguredAccount: Equatable, Sendable {
     var smtpHost: String?
     var smtpPort: Int?
     var smtpSecurity: IMAPAccountSettings.Security?
+    var sentCopy: IMAPAccountSettings.SentCopy?
 
     static let keys = [
         "kind", "address", "host", "port", "security", "user", "password_command", "token_command", "aliases",
-        "smtp_host", "smtp_port", "smtp_security",
+        "smtp_host", "smtp_port", "smtp_security", "sent_copy",
     ]
 
     mutating func set(key: String, to value: TOMLScalar) throws(ConfigValueProblem) {
@@ -44,6 +45,13 @@ struct ConfiguredAccount: Equatable, Sendable {
         case "smtp_host": smtpHost = try value.nonEmptyString()
         case "smtp_port": smtpPort = try Self.port(value)
         case "smtp_security": smtpSecurity = try Self.security(value)
+        case "sent_copy":
+            let name = try value.string()
+            guard let policy = IMAPAccountSettings.SentCopy(rawValue: name) else {
+                throw .invalid(
+                    reason: "must be \"auto\", \"always\" or \"never\", not \"\(EchoedInput.excerpt(name))\"")
+            }
+            sentCopy = policy
         default: throw .unknownKey(known: Self.keys)
         }
     }

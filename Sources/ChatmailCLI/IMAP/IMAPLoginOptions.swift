@@ -2,6 +2,7 @@ import ArgumentParser
 import ChatmailStore
 
 extension IMAPAccountSettings.Security: ExpressibleByArgument {}
+extension IMAPAccountSettings.SentCopy: ExpressibleByArgument {}
 
 /// `login --imap`'s options, and the defaults that fill what they leave out.
 struct IMAPLoginOptions: ParsableArguments {
@@ -33,6 +34,11 @@ struct IMAPLoginOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The SMTP port (default: 465 tls, 587 starttls, 25 none).", valueName: "n"))
     var smtpPort: Int?
     @Option(help: "tls, starttls or none (default: --security).") var smtpSecurity: IMAPAccountSettings.Security?
+    @Option(
+        help: ArgumentHelp(
+            "Whether to file a copy of sent mail in Sent: auto (unless the server does: Gmail, Outlook, iCloud), "
+                + "always or never.", valueName: "policy"))
+    var sentCopy: IMAPAccountSettings.SentCopy?
 
     /// Options that mean nothing without `--imap`, by their flag.
     var imapOnlyOptionsGiven: [String] {
@@ -47,6 +53,7 @@ struct IMAPLoginOptions: ParsableArguments {
         if smtpHost != nil { given.append("--smtp-host") }
         if smtpPort != nil { given.append("--smtp-port") }
         if smtpSecurity != nil { given.append("--smtp-security") }
+        if sentCopy != nil { given.append("--sent-copy") }
         return given
     }
 
@@ -72,12 +79,14 @@ struct IMAPLoginOptions: ParsableArguments {
         guard let host = host ?? file?.host else {
             throw ValidationError("--imap needs --host HOST (or host in the config file's [[account]] for it).")
         }
-        return Self.settings(
+        var settings = Self.settings(
             host: host, port: port ?? file?.port, security: security ?? file?.security,
             user: user ?? file?.user ?? address,
             passwordCommand: passwordCommand ?? file?.passwordCommand, tokenCommand: tokenCommand ?? file?.tokenCommand,
             smtpHost: smtpHost ?? file?.smtpHost, smtpPort: smtpPort ?? file?.smtpPort,
             smtpSecurity: smtpSecurity ?? file?.smtpSecurity)
+        settings.sentCopy = sentCopy ?? file?.sentCopy ?? .auto
+        return settings
     }
 
     /// The defaults: tls on 993, starttls and none on 143; SMTP on the IMAP host (`imap.` becomes `smtp.`),

@@ -2,6 +2,7 @@ import ChatmailStore
 import ChatmailSync
 import Foundation
 import IMAPClient
+import SMTPClient
 
 /// Builds what talks to an IMAP account from its stored settings, the config file and the credentials.
 enum IMAPSession {
@@ -39,5 +40,26 @@ enum IMAPSession {
         return IMAPConnector(endpoint: endpoint(settings)) {
             try credentials.authentication(address: address, settings: settings, environment: environment)
         }
+    }
+
+    /// Everything that reaches the account's servers: IMAP, SMTP with the same credentials, and the
+    /// Sent-copy policy.
+    static func link(for account: Account, in store: ChatmailStore, env: AppEnvironment) throws -> IMAPAccountLink {
+        let settings = try settings(of: account, in: store, env: env)
+        let smtp = SMTPEndpoint(
+            host: settings.smtpHost, port: settings.smtpPort,
+            security: SMTPSecurity(rawValue: settings.smtpSecurity.rawValue) ?? .tls)
+        return IMAPAccountLink(
+            imap: try connector(for: account, in: store, env: env), smtp: smtp, sentCopy: settings.sentCopy)
+    }
+
+    /// The queue's pusher for the account: IMAP commands for actions, SMTP for messages.
+    static func pusher(
+        for account: Account, in store: ChatmailStore, env: AppEnvironment,
+        tracker: ModificationTracker = ModificationTracker(), crashes: CrashPoints = CrashPoints()
+    ) throws -> IMAPActionPusher {
+        IMAPActionPusher(
+            store: store, link: try link(for: account, in: store, env: env), clock: env.clock, tracker: tracker,
+            crashes: crashes)
     }
 }

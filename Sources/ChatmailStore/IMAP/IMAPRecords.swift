@@ -7,6 +7,12 @@ public struct IMAPAccountSettings: Sendable, Equatable, Codable {
         case tls, starttls, none
     }
 
+    /// Whether chatmail files a copy of what it sends in the Sent folder: `auto` unless the server files
+    /// its own, `always`, or `never`.
+    public enum SentCopy: String, Sendable, Codable, CaseIterable, DatabaseValueConvertible {
+        case auto, always, never
+    }
+
     public var host: String
     public var port: Int
     public var security: Security
@@ -18,11 +24,14 @@ public struct IMAPAccountSettings: Sendable, Equatable, Codable {
     public var smtpHost: String
     public var smtpPort: Int
     public var smtpSecurity: Security
+    public var sentCopy: SentCopy
 
     public init(
         host: String, port: Int, security: Security, login: String, passwordCommand: String? = nil,
-        tokenCommand: String? = nil, smtpHost: String, smtpPort: Int, smtpSecurity: Security
+        tokenCommand: String? = nil, smtpHost: String, smtpPort: Int, smtpSecurity: Security,
+        sentCopy: SentCopy = .auto
     ) {
+        self.sentCopy = sentCopy
         self.host = host
         self.port = port
         self.security = security

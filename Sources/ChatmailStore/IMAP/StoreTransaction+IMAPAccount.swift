@@ -22,16 +22,17 @@ extension StoreTransaction {
         try db.execute(
             sql: """
                 INSERT INTO imap_account (account_id, host, port, security, login, password_command, token_command,
-                    smtp_host, smtp_port, smtp_security)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    smtp_host, smtp_port, smtp_security, sent_copy)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (account_id) DO UPDATE SET host = excluded.host, port = excluded.port,
                     security = excluded.security, login = excluded.login, password_command = excluded.password_command,
                     token_command = excluded.token_command, smtp_host = excluded.smtp_host,
-                    smtp_port = excluded.smtp_port, smtp_security = excluded.smtp_security
+                    smtp_port = excluded.smtp_port, smtp_security = excluded.smtp_security,
+                    sent_copy = excluded.sent_copy
                 """,
             arguments: [
                 account, settings.host, settings.port, settings.security, settings.login, settings.passwordCommand,
-                settings.tokenCommand, settings.smtpHost, settings.smtpPort, settings.smtpSecurity,
+                settings.tokenCommand, settings.smtpHost, settings.smtpPort, settings.smtpSecurity, settings.sentCopy,
             ])
         let own = [EmailAddress(address: email)] + aliases
         try replaceAliases(
@@ -51,7 +52,7 @@ extension StoreTransaction {
         return IMAPAccountSettings(
             host: row["host"], port: row["port"], security: row["security"], login: row["login"],
             passwordCommand: row["password_command"], tokenCommand: row["token_command"], smtpHost: row["smtp_host"],
-            smtpPort: row["smtp_port"], smtpSecurity: row["smtp_security"])
+            smtpPort: row["smtp_port"], smtpSecurity: row["smtp_security"], sentCopy: row["sent_copy"])
     }
 }
 

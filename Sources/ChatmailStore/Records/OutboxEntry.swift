@@ -68,6 +68,10 @@ public struct OutboxState: Sendable, Equatable {
         case failed
         /// Given up: Gmail refused it for good, or every attempt failed. `pending retry` requeues it.
         case abandoned
+        /// Given up without knowing whether it went out: the connection broke after the whole message was
+        /// written and before the server answered. Never sent again by itself; `pending retry` sends it
+        /// again because the person decided to, `pending dismiss` drops it.
+        case unknown
     }
 
     public var actionID: PendingActionID
@@ -80,14 +84,17 @@ public struct OutboxState: Sendable, Equatable {
         self.lastError = lastError
     }
 
-    /// The outbox status for a send action's queue status; `nil` once it is sent.
-    public init?(actionID: PendingActionID, actionStatus: PendingActionStatus, lastError: String?) {
+    /// The outbox status for a send action's queue status; `nil` once it is sent. An abandoned send whose
+    /// last attempt's outcome is unknown is `unknown`.
+    public init?(
+        actionID: PendingActionID, actionStatus: PendingActionStatus, outcomeUnknown: Bool = false, lastError: String?
+    ) {
         let status: Status
         switch actionStatus {
         case .pending: status = .queued
         case .processing: status = .sending
         case .failed: status = .failed
-        case .abandoned: status = .abandoned
+        case .abandoned: status = outcomeUnknown ? .unknown : .abandoned
         case .completed: return nil
         }
         self.init(actionID: actionID, status: status, lastError: lastError)

@@ -82,14 +82,17 @@ extension ChatmailStore {
                 for row in try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT id, status, last_error FROM pending_action
-                        WHERE id IN (SELECT value FROM json_each(?))
+                        SELECT a.id, a.status, a.last_error, coalesce(o.outcome_unknown, 0) AS outcome_unknown
+                        FROM pending_action a LEFT JOIN outbox o ON o.action_id = a.id
+                        WHERE a.id IN (SELECT value FROM json_each(?))
                         """,
                     arguments: ["[" + actionIDs.map(String.init).joined(separator: ",") + "]"])
                 {
                     let id: PendingActionID = row["id"]
                     if let status = PendingActionStatus(rawValue: row["status"]) {
-                        outbox[id] = OutboxState(actionID: id, actionStatus: status, lastError: row["last_error"])
+                        outbox[id] = OutboxState(
+                            actionID: id, actionStatus: status, outcomeUnknown: row["outcome_unknown"],
+                            lastError: row["last_error"])
                     }
                 }
             }

@@ -20,7 +20,7 @@ public enum MailSource: Sendable {
 public struct IMAPConnector: Sendable {
     public let endpoint: IMAPEndpoint
     public let timeouts: IMAPTimeouts
-    private let authentication: @Sendable () async throws -> IMAPAuthentication
+    private let credentials: @Sendable () async throws -> IMAPAuthentication
 
     public init(
         endpoint: IMAPEndpoint, timeouts: IMAPTimeouts = IMAPTimeouts(),
@@ -28,11 +28,16 @@ public struct IMAPConnector: Sendable {
     ) {
         self.endpoint = endpoint
         self.timeouts = timeouts
-        self.authentication = authentication
+        self.credentials = authentication
     }
 
     public func connect() async throws -> IMAPConnection {
-        try await IMAPConnection.connect(to: endpoint, authentication: try await authentication(), timeouts: timeouts)
+        try await IMAPConnection.connect(to: endpoint, authentication: try await credentials(), timeouts: timeouts)
+    }
+
+    /// The account's credentials, asked for afresh: SMTP logs in with the same ones.
+    public func authentication() async throws -> IMAPAuthentication {
+        try await credentials()
     }
 }
 

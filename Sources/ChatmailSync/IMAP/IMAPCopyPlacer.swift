@@ -36,6 +36,12 @@ struct IMAPCopyPlacer {
             let sameBytes = candidates[message.digest] ?? []
             input.gmailID =
                 message.gmailKey ?? Self.key(digest: message.digest, taken: Set(sameBytes.map(\.key)))
+            if let sent = try sentMessage(for: message, key: input.gmailID, tx: tx) {
+                outcome.touched.insert(sent)
+                candidates[message.digest, default: []].append(
+                    IMAPStoredCandidate(messageID: sent, key: input.gmailID, folders: [folder.id]))
+                continue
+            }
             let upsert = try tx.upsert(input, in: account)
             modifications.report(upsert.affectedConversations)
             if upsert.decidedByArchivingRule { toArchive.append(upsert.messageID) }
@@ -48,6 +54,21 @@ struct IMAPCopyPlacer {
         }
         modifications.report(try tx.archiveByRules(toArchive, in: account).conversations)
         return outcome
+    }
+
+    /// The message chatmail sent that this copy is, by its Message-ID, adopted under the copy's key: the
+    /// copy a server files in Sent itself may differ in bytes from what was submitted, and the outbox
+    /// copy must not stay beside it. `nil` when the copy is no such message.
+    private func sentMessage(for message: PreparedIMAPMessage, key: String, tx: StoreTransaction) throws
+        -> MessageID?
+    {
+        guard let rfc822MessageID = message.input.rfc822MessageID,
+            let sent = try tx.unfiledSentMessage(withRFC822ID: rfc822MessageID, in: account)
+        else { return nil }
+        try tx.rekeyMessage(sent.message, from: sent.key, to: key, in: account)
+        try tx.setIMAPIdentity(of: sent.message, digest: message.digest, internalDateMs: message.internalDateMs)
+        try tx.setIMAPCopy(sent.message, folder: folder.id, uid: message.uid, state: message.copy)
+        return sent.message
     }
 
     /// Adopts a copy found by its headers alone (after a UIDVALIDITY change), without downloading it.

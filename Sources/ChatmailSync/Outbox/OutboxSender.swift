@@ -156,37 +156,17 @@ struct OutboxSender {
 
     /// The bytes every attempt sends, made and kept on the first attempt.
     private func frozenBytes(of entry: inout OutboxEntry, account: AccountID) async throws -> [UInt8] {
-        if let raw = entry.raw { return raw }
-        var inReplyTo: String?
-        var references: [String] = []
-        if let parentID = entry.message.parentGmailID {
-            let stored = try await store.write { tx in try tx.threadingHeaders(ofMessage: parentID, in: account) }
-            if let stored, let id = stored.messageID {
-                (inReplyTo, references) = (id, stored.references)
-            } else {
-                // Stored before Message-IDs were kept: read them from Gmail.
-                let parent = try await gmail.getMessage(
-                    id: parentID, format: .metadata(headers: ["Message-ID", "References", "In-Reply-To"]))
-                inReplyTo = parent.payload?.header("Message-ID").flatMap { ReplyReferences.parse($0).first }
-                references = parent.payload?.header("References").map { ReplyReferences.parse($0) } ?? []
-            }
-            if let parentMessageID = inReplyTo {
-                references = ReplyReferences.make(parentReferences: references, parentMessageID: parentMessageID)
-            }
+        try await OutboxFreezer(store: store, clock: clock, timeZone: timeZone).frozenBytes(
+            of: &entry, account: account
+        ) { [gmail] parentID in
+            // Stored before Message-IDs were kept: read them from Gmail.
+            let parent = try await gmail.getMessage(
+                id: parentID, format: .metadata(headers: ["Message-ID", "References", "In-Reply-To"]))
+            return (
+                parent.payload?.header("Message-ID").flatMap { ReplyReferences.parse($0).first },
+                parent.payload?.header("References").map { ReplyReferences.parse($0) } ?? []
+            )
         }
-        let from = ReplyPlanner.mail(entry.message.from)
-        let date = Date(timeIntervalSince1970: Double(clock()) / 1000)
-        let message = OutgoingMessage(
-            from: from, to: entry.message.to.map(ReplyPlanner.mail), cc: entry.message.cc.map(ReplyPlanner.mail),
-            subject: entry.message.subject, date: date, timeZone: timeZone,
-            messageID: MessageIDGenerator.make(for: from), inReplyTo: inReplyTo, references: references,
-            body: entry.message.body)
-        let raw = try message.rfc5322()
-        let dateHeader = MailDate.format(date, timeZone: timeZone)
-        try await store.write { [entry] tx in try tx.freezeOutbox(entry.actionID, raw: raw, dateHeader: dateHeader) }
-        entry.raw = raw
-        entry.dateHeader = dateHeader
-        return raw
     }
 
     /// Gmail's history id now, from which the verifier would read: the store's, when it has synced.

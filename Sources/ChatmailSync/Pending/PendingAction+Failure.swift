@@ -1,6 +1,23 @@
 import ChatmailStore
 import GmailAPI
 
+/// What a failed attempt means for its action, whichever provider failed it.
+enum FailureDisposition: Equatable {
+    /// Transient: try again after the backoff (or the server's hint, if longer).
+    case retryLater(retryAfterMs: Int64?)
+    /// The server could not be reached: try again later, without counting the attempt.
+    case unreachable
+    /// Permanent for this action: give up now, with the reason.
+    case abandon
+    /// The login is broken: nothing can be sent; stop the run without blaming the action.
+    case stopRun
+}
+
+/// How a failed attempt ended, once recorded.
+enum RecordedFailure: Equatable {
+    case failed, abandoned, unreachable
+}
+
 extension PendingAction {
     /// Records a failed attempt on the action, by the error's disposition: its status, its reason and
     /// when it is tried again. The one rule for label changes and sends alike.
@@ -13,8 +30,23 @@ extension PendingAction {
         _ error: GmailAPIError, unreachableStatus: PendingActionStatus, schedule: BackoffSchedule, nowMs: Int64,
         random: any RandomSource
     ) -> PendingActionSender.SendResult? {
-        let reason = PendingActionSender.describe(error)
-        switch PendingActionSender.disposition(of: error) {
+        let recorded = recordFailure(
+            PendingActionSender.disposition(of: error), reason: PendingActionSender.describe(error),
+            unreachableStatus: unreachableStatus, schedule: schedule, nowMs: nowMs, random: random)
+        switch recorded {
+        case nil: return nil
+        case .failed: return .failed
+        case .abandoned: return .abandoned
+        case .unreachable: return .unreachable(error)
+        }
+    }
+
+    /// Records a failed attempt with `disposition` and the one-line `reason`; `nil` for a broken login.
+    mutating func recordFailure(
+        _ disposition: FailureDisposition, reason: String, unreachableStatus: PendingActionStatus,
+        schedule: BackoffSchedule, nowMs: Int64, random: any RandomSource
+    ) -> RecordedFailure? {
+        switch disposition {
         case .stopRun:
             return nil
         case .unreachable:
@@ -23,7 +55,7 @@ extension PendingAction {
             lastError = reason
             nextAttemptAtMs =
                 nowMs + schedule.unreachableDelayMs(waitedMs: nowMs - createdAtMs, unit: random.unitInterval())
-            return .unreachable(error)
+            return .unreachable
         case .retryLater(let retryAfterMs) where attempts < schedule.maxAttempts:
             status = .failed
             lastError = reason

@@ -287,16 +287,7 @@ public struct PendingActionSender: PendingActionPusher {
 
     // MARK: Errors
 
-    enum Disposition: Equatable {
-        /// Transient: try again after the backoff (or the server's hint, if longer).
-        case retryLater(retryAfterMs: Int64?)
-        /// Gmail could not be reached: try again later, without counting the attempt.
-        case unreachable
-        /// Permanent for this action: give up now, with the reason.
-        case abandon
-        /// The login is broken: nothing can be sent; stop the run without blaming the action.
-        case stopRun
-    }
+    typealias Disposition = FailureDisposition
 
     static func disposition(of error: GmailAPIError) -> Disposition {
         switch error {

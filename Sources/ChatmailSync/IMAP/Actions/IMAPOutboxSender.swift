@@ -1,0 +1,206 @@
+import ChatmailStore
+import Digest
+import Foundation
+import GmailAPI
+import IMAPClient
+import MailText
+import SMTPClient
+
+/// Sends one queued message of an IMAP account over SMTP, exactly once, and files its Sent copy.
+///
+/// SMTP cannot be asked whether a message arrived. The invariant: **a message whose submission may have
+/// gone out is never submitted again without a person deciding.** Before the submission the outbox row
+/// is marked `outcome_unknown` in a committed transaction; only an answer clears it. A refusal or a
+/// failure before the whole message was written clears it and the queue's usual retries apply; a
+/// connection lost after the final dot, or a process stopped mid-submission, leaves it set and the action
+/// `abandoned`, shown as "outcome unknown", until `pending retry` (send again) or `pending dismiss`. Once
+/// sync finds the message on the server by its Message-ID (a server that files its own Sent copy), the
+/// question settles by itself.
+struct IMAPOutboxSender {
+    let store: ChatmailStore
+    let link: IMAPAccountLink
+    let schedule: BackoffSchedule
+    let clock: ChatmailStore.Clock
+    let random: any RandomSource
+    let tracker: ModificationTracker
+    let crashes: CrashPoints
+    let timeZone: TimeZone
+
+    typealias SendResult = IMAPActionPusher.SendResult
+
+    /// The `last_error` of a send whose outcome is unknown.
+    static func unknownOutcomeNote(_ action: PendingActionID, reason: String) -> String {
+        "Outcome unknown: \(reason) after the whole message was sent, before the server answered; it may have "
+            + "gone out. `chatmail pending retry \(action.rawValue)` sends it again, `chatmail pending dismiss "
+            + "\(action.rawValue)` drops it."
+    }
+
+    /// Claims, submits and records one send action.
+    func send(_ id: PendingActionID, account: AccountID) async throws -> SendResult {
+        let claimed = try await store.write { tx -> (PendingAction, PendingActionStatus, OutboxEntry)? in
+            guard var action = try tx.pendingAction(id, in: account), action.kind == .send,
+                action.status == .pending || action.status == .failed,
+                let entry = try tx.outboxEntry(id, in: account)
+            else { return nil }
+            let previous = action.status
+            action.status = .processing
+            action.attempts += 1
+            try tx.savePendingAction(action)
+            return (action, previous, entry)
+        }
+        guard let (action, previousStatus, claimedEntry) = claimed else { return .skipped }
+        var entry = claimedEntry
+        do {
+            let raw = try await OutboxFreezer(store: store, clock: clock, timeZone: timeZone).frozenBytes(
+                of: &entry, account: account
+            ) { _ in nil }
+            let messageID = ParsedMessage(raw: raw).messageID
+            // Sent again because a person asked: unless sync has found it on the server meanwhile.
+            if entry.outcomeUnknown, let messageID,
+                let key = try await store.write({ tx in try tx.syncedMessageKey(withRFC822ID: messageID, in: account) })
+            {
+                try await complete(action, key: key, raw: raw, messageID: messageID, account: account)
+                return .completed
+            }
+            try await store.write { tx in try tx.setOutcomeUnknown(true, checkingFromHistory: nil, for: action.id) }
+            crashes.reach(.sendMarked)
+            let envelope = SMTPEnvelope(
+                from: entry.message.from.address, recipients: (entry.message.to + entry.message.cc).map(\.address))
+            _ = try await link.submitter().submit(raw, envelope: envelope)
+            crashes.reach(.sendAnswered)
+            let key = "imap-" + SHA256.hexDigest(of: raw).prefix(32)
+            try await complete(action, key: key, raw: raw, messageID: messageID, account: account)
+            try await fileSentCopy(raw, key: key, action: action.id, account: account)
+            return .completed
+        } catch let error as SMTPError {
+            return try await failed(action, previousStatus: previousStatus, entry: entry, error, account: account)
+        } catch let error as ComposeError {
+            var action = action
+            action.status = .abandoned
+            action.lastError = error.localizedDescription
+            try await store.write { [action] tx in try tx.savePendingAction(action) }
+            return .abandoned
+        }
+    }
+
+    /// Completes every send whose outcome was unknown and whose message sync has since found on the
+    /// server by its Message-ID.
+    /// - returns: how many settled.
+    func settleFromStore(account: AccountID) async throws -> Int {
+        var settled = 0
+        for id in try await store.write({ tx in try tx.sendsWithUnknownOutcome(in: account) }) {
+            let found = try await store.write { tx -> (PendingAction, String, [UInt8])? in
+                guard let action = try tx.pendingAction(id, in: account),
+                    let raw = try tx.outboxEntry(id, in: account)?.raw,
+                    let messageID = ParsedMessage(raw: raw).messageID,
+                    let key = try tx.syncedMessageKey(withRFC822ID: messageID, in: account)
+                else { return nil }
+                return (action, key, raw)
+            }
+            guard let (action, key, raw) = found else { continue }
+            try await complete(
+                action, key: key, raw: raw, messageID: ParsedMessage(raw: raw).messageID, account: account)
+            settled += 1
+        }
+        return settled
+    }
+
+    /// Records the outcome of a failed submission.
+    private func failed(
+        _ action: PendingAction, previousStatus: PendingActionStatus, entry: OutboxEntry, _ error: SMTPError,
+        account: AccountID
+    ) async throws -> SendResult {
+        var action = action
+        let result: SendResult
+        if case .outcomeUnknown(let reason) = error {
+            // Never again by itself: the mark stays, and the person decides.
+            action.status = .abandoned
+            action.lastError = Self.unknownOutcomeNote(action.id, reason: reason)
+            result = .unknown
+        } else {
+            let actionID = action.id
+            try await store.write { tx in try tx.setOutcomeUnknown(false, checkingFromHistory: nil, for: actionID) }
+            // Nothing went out when the server could not be reached: the message waits as queued.
+            guard
+                let recorded = action.recordFailure(
+                    IMAPFailures.disposition(of: error), reason: error.localizedDescription,
+                    unreachableStatus: .pending,
+                    schedule: schedule, nowMs: clock(), random: random)
+            else {
+                action.status = previousStatus
+                action.attempts -= 1
+                try await store.write { [action] tx in try tx.savePendingAction(action) }
+                throw error
+            }
+            switch recorded {
+            case .failed: result = .failed
+            case .abandoned: result = .abandoned
+            case .unreachable: result = .unreachable(error.localizedDescription)
+            }
+        }
+        let finished = action
+        try await tracker.write(in: store) { tx, modifications in
+            try tx.savePendingAction(finished)
+            // The bubble's mark (queued, failed, abandoned, unknown) is part of the conversation's rollup.
+            modifications.report(
+                Set(try tx.messageRows(forGmailIDs: [entry.localGmailID], in: account).map(\.conversation)))
+        }
+        return result
+    }
+
+    /// The local copy takes the key the server's copy will have (its digest), or the key of the copy
+    /// sync already stored, and the action completes.
+    private func complete(_ action: PendingAction, key: String, raw: [UInt8], messageID: String?, account: AccountID)
+        async throws
+    {
+        let entry = try await store.write { tx in try tx.outboxEntry(action.id, in: account) }
+        let references = ParsedMessage(raw: raw).references
+        let threadID = entry?.message.threadID ?? entry?.localGmailID ?? key
+        try await tracker.write(in: store) { tx, modifications in
+            modifications.report(
+                try tx.completeSend(
+                    action.id, gmailID: key, threadID: threadID, rfc822MessageID: messageID, references: references,
+                    in: account))
+        }
+    }
+
+    /// Appends the message to the Sent folder with `\Seen`, unless the server files its own copy, and
+    /// records the copy's UID so sync neither downloads nor doubles it. The message is sent by then: a
+    /// failure here is not the send's, and a copy whose answer was lost is found by its Message-ID.
+    private func fileSentCopy(_ raw: [UInt8], key: String, action: PendingActionID, account: AccountID) async throws {
+        guard link.appendsSentCopy else { return }
+        do {
+            let connection = try await link.imap.connect()
+            do {
+                try await append(raw, key: key, connection: connection, account: account)
+            } catch {
+                await connection.logout()
+                throw error
+            }
+            await connection.logout()
+        } catch let error as IMAPClientError {
+            try await store.write { tx in
+                guard var noted = try tx.pendingAction(action, in: account) else { return }
+                noted.lastError = "Sent, but the copy in Sent could not be filed: \(error.localizedDescription)"
+                try tx.savePendingAction(noted)
+            }
+        }
+    }
+
+    private func append(_ raw: [UInt8], key: String, connection: IMAPConnection, account: AccountID) async throws {
+        let folders = IMAPServerFolders(listing: try await connection.listFolders(), isGmail: connection.isGmail)
+        let sent = folders.sent ?? "Sent"
+        if folders.sent == nil { try await connection.create(sent) }
+        let appended = try await connection.append(raw, to: sent, flags: ["\\Seen"], internalDateMs: clock())
+        let digest = SHA256.hexDigest(of: raw)
+        try await store.write { tx in
+            guard let appended, let folder = try tx.imapFolder(named: sent, in: account),
+                folder.uidValidity == appended.uidValidity,
+                let message = try tx.imapActionTarget(key: key, in: account)?.message
+            else { return }
+            try tx.setIMAPIdentity(of: message, digest: digest, internalDateMs: nil)
+            try tx.setIMAPCopy(
+                message, folder: folder.id, uid: appended.uid, state: IMAPCopyState(seen: true, flagged: false))
+        }
+    }
+}
