@@ -353,8 +353,8 @@ let package = Package(
         .testTarget(
             name: "ChatmailSyncTests",
             dependencies: [
-                "ChatmailSync", "ChatmailStore", "MailText", "GmailAPI", "GmailEmulator", "IMAPProtocol",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "ChatmailSync", "ChatmailStore", "MailText", "GmailAPI", "GmailEmulator", "IMAPClient", "IMAPProtocol",
+                "SMTPClient", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
         ),

@@ -177,4 +177,42 @@ struct IMAPSendCommandTests {
         _ = try await setup.server.syncJSON(setup.home)
         #expect(try await setup.bubbles(saying: "Are you there?").count == 1)
     }
+
+    @Test("XOAUTH2 on both: the token command's token logs in to IMAP and to SMTP; a refused token exits 3")
+    func xoauth2() async throws {
+        let endpoint = try IntrospectionEndpoint(acceptedToken: "token-both", user: DovecotHomes.user)
+        defer { endpoint.stop() }
+        let server = try await DovecotHomes.start(oauth2IntrospectionURL: endpoint.url)
+        defer { server.stop() }
+        let smtp = try await SMTPTestServer.start(
+            user: DovecotHomes.user, password: "no-password-here", token: "token-both", mechanisms: [.xoauth2],
+            in: server.directory.appendingPathComponent("smtp"))
+        defer { smtp.stop() }
+        try await server.deliver(imapMessage("dinner", subject: "Dinner", body: "Friday at eight?"))
+        let home = server.home("oauth")
+        let tokenFile = server.directory.appendingPathComponent("token")
+        try Data("token-both".utf8).write(to: tokenFile)
+        let login = try await server.run(
+            home,
+            [
+                "login", "--imap", DovecotHomes.user, "--host", server.host, "--port", String(server.port),
+                "--security", "none", "--token-command", "cat '\(tokenFile.path)'", "--smtp-host", "127.0.0.1",
+                "--smtp-port", String(smtp.port), "--smtp-security", "none",
+            ])
+        try #require(login.status == 0, "\(login.stderr)")
+        _ = try await server.syncJSON(home)
+        let reply = try await server.run(home, ["reply", "bob@example.net", "-m", "Token works."])
+        #expect(reply.status == 0, "\(reply.stderr)")
+        #expect(try smtp.received().count == 1)
+        #expect(endpoint.receivedTokens.contains("token-both"))
+
+        // The token goes stale: SMTP refuses the login, the message stays queued, and the exit says log in.
+        try Data("token-stale".utf8).write(to: tokenFile)
+        let stale = try await server.run(home, ["reply", "bob@example.net", "-m", "Stale token."])
+        #expect(stale.status == 3, "\(stale.stdout) \(stale.stderr)")
+        #expect(try smtp.received().count == 1)
+        let listed = try #require(try await server.run(home, ["pending", "list", "--json"]).json() as? [[String: Any]])
+        #expect(
+            listed.contains { $0["kind"] as? String == "send" && $0["status"] as? String == "pending" }, "\(listed)")
+    }
 }

@@ -34,7 +34,7 @@ import Testing
                         "006_sync_queue",
                         "007_pending_action_details", "008_drop_message_html", "009_covering_conversation_index",
                         "010_mailing_lists", "011_message_by_list", "012_outbox", "013_verification_codes",
-                        "014_rules", "015_subject_base", "016_imap",
+                        "014_rules", "015_subject_base", "016_imap", "017_imap_sending",
                     ])
             }
         }

@@ -10,7 +10,7 @@ import TerminalUI
 /// `chatmail pending`: the queue of local actions on their way to Gmail.
 struct Pending: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "The queue of actions waiting to reach Gmail: list, run, retry, dismiss.",
+        abstract: "The queue of actions waiting to reach the server: list, run, retry, dismiss.",
         subcommands: [List.self, Run.self, Retry.self, Dismiss.self],
         defaultSubcommand: List.self)
 
@@ -36,7 +36,7 @@ struct Pending: AsyncParsableCommand {
 
     struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Send due actions to Gmail now (`chatmail sync` also does, before it pulls).")
+            abstract: "Send due actions to the server now (`chatmail sync` also does, before it pulls).")
 
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Print what was sent as JSON.") var json = false
@@ -128,7 +128,7 @@ struct Pending: AsyncParsableCommand {
 
     struct Dismiss: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Drop failed or abandoned actions and give their messages Gmail's labels again.")
+            abstract: "Drop failed or abandoned actions and give their messages the server's labels again.")
 
         @OptionGroup var selection: ActionSelectionOptions
 

@@ -6,7 +6,7 @@ import Foundation
 /// `chatmail reply <person>`: answers in that conversation.
 struct Reply: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Answer a conversation: queued at once, sent to Gmail exactly once.",
+        abstract: "Answer a conversation: queued at once, sent exactly once (Gmail, or SMTP for an IMAP account).",
         discussion: PersonLookup.discussion + """
              The reply goes to everyone in the conversation except you (in a mailing list, to the list's \
             posting address, or to the latest message's Mail-Followup-To), from the address the latest message \
@@ -14,7 +14,9 @@ struct Reply: AsyncParsableCommand {
             from -m, else --file, else standard input when it is not a terminal, else $VISUAL or $EDITOR \
             (lines starting with # are dropped; an empty text queues nothing). The message is stored before \
             any network call and shows in `show` at once; offline, it is sent by the next `chatmail sync` or \
-            `chatmail pending run`. Exit 0 when it was sent or safely queued.
+            `chatmail pending run`. Exit 0 once it is stored: sent, queued, or (over SMTP, when the connection \
+            broke before the server answered) of unknown outcome, which is never sent again without \
+            `chatmail pending retry`. Exit 1 only when the server refused it.
             """)
 
     @OptionGroup var global: GlobalOptions

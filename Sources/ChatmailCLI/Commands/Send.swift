@@ -6,12 +6,14 @@ import Foundation
 /// `chatmail send <address>...`: a new message.
 struct Send: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Send a new message: queued at once, sent to Gmail exactly once.",
+        abstract: "Send a new message: queued at once, sent exactly once (Gmail, or SMTP for an IMAP account).",
         discussion: """
             The message lands in the conversation with exactly these people (a new one if there is none). \
             The text comes from -m, else --file, else standard input when it is not a terminal, else $VISUAL \
-            or $EDITOR (lines starting with # are dropped; an empty text queues nothing). Exit 0 when it was \
-            sent or safely queued; offline, the next `chatmail sync` or `chatmail pending run` sends it.
+            or $EDITOR (lines starting with # are dropped; an empty text queues nothing). Exit 0 once it is \
+            stored: sent, safely queued (offline, the next `chatmail sync` or `chatmail pending run` sends it), \
+            or of unknown outcome (over SMTP, the connection broke before the server answered: never sent again \
+            without `chatmail pending retry`). Exit 1 only when the server refused it.
             """)
 
     @OptionGroup var global: GlobalOptions
