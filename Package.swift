@@ -161,6 +161,8 @@ let package = Package(
         ),
         // glibc's wcwidth, which Swift's Glibc module does not show.
         .target(name: "CWidth"),
+        // glibc's posix_spawn_file_actions_addclosefrom_np, which Swift's Glibc module does not show.
+        .target(name: "CSpawn"),
         // What every output format shares: times and sizes for people, and email-derived text made safe
         // to print (`TerminalSafeText`). Below TerminalUI, JSONOutput and MarkdownExport, so the formats
         // that draw nothing on a terminal need not depend on TerminalUI.
@@ -229,6 +231,7 @@ let package = Package(
                 "ChatmailDemoMailbox",
                 "ChatmailStore",
                 "ChatmailSync",
+                "CSpawn",
                 "EmulatorLauncher",
                 "GmailAPI",
                 "GmailModel",

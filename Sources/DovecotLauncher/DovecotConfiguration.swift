@@ -40,6 +40,10 @@ public struct DovecotConfiguration: Sendable {
     /// client's fallbacks. Dovecot still answers the commands (and still sends APPENDUID and COPYUID), so
     /// a test must check what the client sent or made of the answers, not only that it worked.
     public var withheldCapabilities: Set<String> = []
+    /// Keeps login and IMAP processes started ahead of connections (Dovecot's high-performance mode, as
+    /// busy production servers run), so a benchmark times the client rather than Dovecot's fork and exec
+    /// of two processes per connection. Off for the tests, which want Dovecot's defaults.
+    public var prestartsProcesses = false
 
     public init(
         capabilities: Capabilities = .full,
@@ -169,7 +173,7 @@ enum DovecotConfigWriter {
             }
 
             service imap-login {
-              chroot =
+              chroot =\(configuration.prestartsProcesses ? "\n  service_count = 0\n  process_min_avail = 2" : "")
               inet_listener imap {
                 address = 127.0.0.1
                 port = \(port)
@@ -178,6 +182,7 @@ enum DovecotConfigWriter {
                 port = 0
               }
             }
+            \(configuration.prestartsProcesses ? "service imap {\n  process_min_avail = 2\n}" : "")
             service anvil {
               chroot =
               # Without this, logins from an address that just failed one wait up to 15 s (2^n), which

@@ -215,4 +215,41 @@ struct IMAPSendCommandTests {
         #expect(
             listed.contains { $0["kind"] as? String == "send" && $0["status"] as? String == "pending" }, "\(listed)")
     }
+
+    @Test("an unknown outcome settles by itself once sync finds the message in Sent, as a self-filing server puts it")
+    func unknownSettledBySync() async throws {
+        let setup = try await Setup.start(behaviour: .dropAfterData, sentCopy: "never")
+        defer { setup.stop() }
+        let reply = try await setup.run(["reply", "bob@example.net", "-m", "Filed by the server."])
+        #expect(reply.status == 0, "\(reply.stderr)")
+        let submitted = try #require(try setup.smtp.received().first)
+        // What Gmail, Outlook or iCloud do with what they accept: file it in Sent themselves.
+        try await IMAPTestMail.append(
+            String(decoding: submitted.raw, as: UTF8.self), host: setup.server.host, port: setup.server.port,
+            user: DovecotHomes.user, password: DovecotHomes.password, folder: "Sent")
+        _ = try await setup.server.syncJSON(setup.home)
+        let bubbles = try await setup.bubbles(saying: "Filed by the server.")
+        #expect(bubbles.count == 1, "\(bubbles)")
+        #expect(bubbles.first?["outbox"] is NSNull, "settled: \(bubbles)")
+        #expect(try duplicateMessageIDs(home: setup.home).isEmpty)
+        let listed = try #require(try await setup.run(["pending", "list", "--json"]).json() as? [[String: Any]])
+        #expect(!listed.contains { $0["kind"] as? String == "send" }, "\(listed)")
+        #expect(try setup.smtp.received().count == 1, "never sent again")
+    }
+
+    @Test("killed while submitting: the send counts as of unknown outcome, and no later run sends it by itself")
+    func killedWhileSubmitting() async throws {
+        let setup = try await Setup.start(sentCopy: "never")
+        defer { setup.stop() }
+        let killed = try await setup.run(
+            ["reply", "bob@example.net", "-m", "Killed mid-send."],
+            environment: ["CHATMAIL_TEST_CRASH_AT": "sendMarked"])
+        #expect(killed.status != 0, "the crash point should have ended the process")
+        let run = try await setup.run(["pending", "run"])
+        #expect(run.status == 0, "\(run.stderr)")
+        _ = try await setup.server.syncJSON(setup.home)
+        #expect(try setup.smtp.received().isEmpty, "nothing is sent without a person deciding")
+        let bubble = try #require(try await setup.bubbles(saying: "Killed mid-send.").first)
+        #expect((bubble["outbox"] as? [String: Any])?["status"] as? String == "unknown", "\(bubble)")
+    }
 }

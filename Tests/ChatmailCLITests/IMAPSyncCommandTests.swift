@@ -146,6 +146,37 @@ import Testing
         #expect(queue.isEmpty, "\(queue)")
     }
 
+    @Test("killed after the server moved a message and before the store knew: the next run moves each once")
+    func killedMidAction() async throws {
+        let server = try await DovecotHomes.start()
+        defer { server.stop() }
+        try await server.deliver(imapMessage("k1", body: "One."))
+        try await server.deliver(imapMessage("k2", body: "Two."))
+        let home = server.home("killed")
+        try await server.loginAndSync(home)
+        #expect(try await server.run(home, ["archive", "bob@example.net"]).status == 0)
+        let killed = try await server.run(
+            home, ["pending", "run"], environment: ["CHATMAIL_TEST_CRASH_AT": "actionSent"])
+        #expect(killed.status != 0, "the crash point should have ended the process")
+        func copies(_ id: String, in folder: String) async throws -> Int {
+            try await IMAPFolderSnapshot.read(
+                host: server.host, port: server.port, user: DovecotHomes.user, password: DovecotHomes.password,
+                folder: folder
+            ).copies(of: "<\(id)@").count
+        }
+        let movedBeforeTheKill = try await copies("k1", in: "Archive") + copies("k2", in: "Archive")
+        #expect(movedBeforeTheKill == 1, "one message moved, then the process died")
+        let run = try await server.run(home, ["pending", "run"])
+        #expect(run.status == 0, "\(run.stderr)")
+        for id in ["k1", "k2"] {
+            #expect(try await copies(id, in: "Archive") == 1, "\(id)")
+            #expect(try await copies(id, in: "INBOX") == 0, "\(id)")
+        }
+        let sync = try await server.syncJSON(home)
+        #expect(sync["messagesAdded"] as? Int == 0 && sync["messagesDeleted"] as? Int == 0, "\(sync)")
+        #expect(try duplicateMessageIDs(home: home).isEmpty)
+    }
+
     @Test("a Gmail and an IMAP account in one home: sync needs --account, and each shows its own mail")
     func twoAccountsInOneHome() async throws {
         let gmail = try await LoggedInHome(synthetic: 12)

@@ -68,7 +68,8 @@ struct Pending: AsyncParsableCommand {
 
         /// The same run for an IMAP account: IMAP commands for label changes, SMTP for messages.
         func runIMAP(_ account: Account, store: ChatmailStore, env: AppEnvironment) async throws {
-            let pusher = try IMAPSession.pusher(for: account, in: store, env: env)
+            let pusher = try IMAPSession.pusher(
+                for: account, in: store, env: env, crashes: try Sync.crashPoints(env.environment))
             let summary = try await pusher.run(account: account.id)
             let unreachable = summary.unreachable.map(ServerUnreachable.init(reason:))
             if json {

@@ -47,21 +47,16 @@ struct IMAPCredentials {
     /// Runs `command` through `sh -c` and returns the first line of its output. Its stderr goes to ours, so
     /// a password manager can ask for a passphrase.
     static func firstLine(of command: String, environment: [String: String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        do { try process.run() } catch {
-            throw IMAPCredentialError.commandFailed(command: command, reason: error.localizedDescription)
+        let (status, output): (Int32, [UInt8])
+        do {
+            (status, output) = try ShellCommand.run(command, environment: environment)
+        } catch {
+            throw IMAPCredentialError.commandFailed(command: command, reason: error.reason)
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw IMAPCredentialError.commandFailed(
-                command: command, reason: "exit status \(process.terminationStatus)")
+        guard status == 0 else {
+            throw IMAPCredentialError.commandFailed(command: command, reason: "exit status \(status)")
         }
+        let data = output
         let line =
             String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             .first.map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) } ?? ""

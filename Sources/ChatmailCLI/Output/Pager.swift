@@ -57,7 +57,7 @@ struct Pager {
         defer { ignored.restore() }
         let pid: pid_t
         do throws(Failure) {
-            pid = try spawn(input: readEnd, closing: writeEnd, environment: pagerEnvironment(environment))
+            pid = try spawn(input: readEnd, environment: pagerEnvironment(environment))
         } catch {
             close(readEnd)
             close(writeEnd)
@@ -83,38 +83,15 @@ struct Pager {
         return result
     }
 
-    /// Starts `/bin/sh -c command` with `input` as its stdin, in chatmail's own process group.
-    ///
-    /// The child starts with every signal at its default and none blocked, whatever chatmail ignores
-    /// or blocks (ignored signals would otherwise survive exec), and holds neither pipe end beyond stdin.
-    private func spawn(input: Int32, closing writeEnd: Int32, environment: [String: String]) throws(Failure) -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input, STDIN_FILENO)
-        if input != STDIN_FILENO { posix_spawn_file_actions_addclose(&actions, input) }
-        posix_spawn_file_actions_addclose(&actions, writeEnd)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var all = sigset_t()
-        var none = sigset_t()
-        sigfillset(&all)
-        sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        // Deliberately no POSIX_SPAWN_SETPGROUP: see `page(_:environment:)`.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-        let arguments: [String] = ["sh", "-c", command]
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
-        guard result == 0 else { throw .spawnFailed(errno: result) }
-        return pid
+    /// Starts `/bin/sh -c command` with `input` as its stdin, in chatmail's own process group (see
+    /// ``ShellCommand``: default signals, no other descriptor, so not the pipe's write end either).
+    private func spawn(input: Int32, environment: [String: String]) throws(Failure) -> pid_t {
+        // Deliberately no new process group: see `page(_:environment:)`.
+        do {
+            return try ShellCommand.spawn(command, environment: environment, input: input)
+        } catch {
+            throw .spawnFailed(errno: error.errno)
+        }
     }
 
     /// Writes all of `text` to `descriptor`, or as much as the pager takes before it quits.

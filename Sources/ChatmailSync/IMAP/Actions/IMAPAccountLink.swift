@@ -20,10 +20,11 @@ public struct IMAPAccountLink: Sendable {
         self.smtpTimeouts = smtpTimeouts
     }
 
-    /// An SMTP submitter logged in with the account's IMAP credentials.
-    func submitter() async throws -> SMTPSubmitter {
+    /// An SMTP submitter that logs in with the account's IMAP credentials, asked for once by the caller
+    /// and shared with the IMAP connection that files the Sent copy (a password command runs once).
+    func submitter(_ credentials: IMAPAuthentication) -> SMTPSubmitter {
         let authentication: SMTPAuthentication =
-            switch try await imap.authentication() {
+            switch credentials {
             case .password(let user, let password): .password(user: user, password: password)
             case .xoauth2(let user, let token): .xoauth2(user: user, token: token)
             }

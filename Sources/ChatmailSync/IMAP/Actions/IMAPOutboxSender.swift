@@ -62,15 +62,41 @@ struct IMAPOutboxSender {
                 try await complete(action, key: key, raw: raw, messageID: messageID, account: account)
                 return .completed
             }
-            try await store.write { tx in try tx.setOutcomeUnknown(true, checkingFromHistory: nil, for: action.id) }
-            crashes.reach(.sendMarked)
-            let envelope = SMTPEnvelope(
-                from: entry.message.from.address, recipients: (entry.message.to + entry.message.cc).map(\.address))
-            _ = try await link.submitter().submit(raw, envelope: envelope)
+            let credentials: IMAPAuthentication
+            do {
+                credentials = try await link.imap.authentication()
+            } catch {
+                // No credentials (a password command that failed): nothing was sent; it waits as it was.
+                var restored = action
+                restored.status = previousStatus
+                restored.attempts -= 1
+                try await store.write { [restored] tx in try tx.savePendingAction(restored) }
+                throw error
+            }
+            // The Sent folder's connection opens while the message is marked and submitted.
+            let knownSent = try await store.write { tx in
+                try tx.imapFolders(of: account).first { $0.labelID == "SENT" }?.name
+            }
+            async let filer =
+                link.appendsSentCopy
+                ? await IMAPSentCopyFiler.open(link.imap, credentials: credentials, knownFolder: knownSent) : nil
+            do {
+                try await store.write { tx in try tx.setOutcomeUnknown(true, checkingFromHistory: nil, for: action.id) }
+                crashes.reach(.sendMarked)
+                let envelope = SMTPEnvelope(
+                    from: entry.message.from.address, recipients: (entry.message.to + entry.message.cc).map(\.address))
+                _ = try await link.submitter(credentials).submit(raw, envelope: envelope)
+            } catch {
+                if case .success(let opened)? = await filer { await opened.close() }
+                throw error
+            }
             crashes.reach(.sendAnswered)
             let key = "imap-" + SHA256.hexDigest(of: raw).prefix(32)
+            // The APPEND travels while the store records the send.
+            let opened = await filer
+            async let filed = Self.appendSentCopy(raw, filer: opened, internalDateMs: clock())
             try await complete(action, key: key, raw: raw, messageID: messageID, account: account)
-            try await fileSentCopy(raw, key: key, action: action.id, account: account)
+            try await record(await filed, raw: raw, key: key, action: action.id, account: account)
             return .completed
         } catch let error as SMTPError {
             return try await failed(action, previousStatus: previousStatus, entry: entry, error, account: account)
@@ -164,43 +190,56 @@ struct IMAPOutboxSender {
         }
     }
 
-    /// Appends the message to the Sent folder with `\Seen`, unless the server files its own copy, and
-    /// records the copy's UID so sync neither downloads nor doubles it. The message is sent by then: a
-    /// failure here is not the send's, and a copy whose answer was lost is found by its Message-ID.
-    private func fileSentCopy(_ raw: [UInt8], key: String, action: PendingActionID, account: AccountID) async throws {
-        guard link.appendsSentCopy else { return }
-        do {
-            let connection = try await link.imap.connect()
+    /// What filing the Sent copy came to: where it went, or why it could not be filed.
+    typealias SentCopyOutcome = Result<(folder: String, appended: IMAPAppendedUID?), any Error>
+
+    /// Appends the message to the Sent folder with `\Seen`; `nil` when the server files its own copy
+    /// (no filer). The connection is closed either way.
+    static func appendSentCopy(_ raw: [UInt8], filer: Result<IMAPSentCopyFiler, any Error>?, internalDateMs: Int64)
+        async -> SentCopyOutcome?
+    {
+        switch filer {
+        case nil: return nil
+        case .failure(let error): return .failure(error)
+        case .success(let opened):
+            let outcome: SentCopyOutcome
             do {
-                try await append(raw, key: key, connection: connection, account: account)
+                outcome = .success((opened.folder, try await opened.append(raw, internalDateMs: internalDateMs)))
             } catch {
-                await connection.logout()
-                throw error
+                outcome = .failure(error)
             }
-            await connection.logout()
-        } catch let error as IMAPClientError {
+            await opened.close()
+            return outcome
+        }
+    }
+
+    /// Records the Sent copy's location, when its folder is one sync reads under the same UIDVALIDITY,
+    /// so sync neither downloads nor doubles it. The message is sent by then: a copy that could not be
+    /// filed is noted on the action, and one whose answer was lost is found by sync through its digest or
+    /// its Message-ID.
+    private func record(
+        _ outcome: SentCopyOutcome?, raw: [UInt8], key: String, action: PendingActionID, account: AccountID
+    ) async throws {
+        switch outcome {
+        case nil:
+            return
+        case .failure(let error):
             try await store.write { tx in
                 guard var noted = try tx.pendingAction(action, in: account) else { return }
                 noted.lastError = "Sent, but the copy in Sent could not be filed: \(error.localizedDescription)"
                 try tx.savePendingAction(noted)
             }
-        }
-    }
-
-    private func append(_ raw: [UInt8], key: String, connection: IMAPConnection, account: AccountID) async throws {
-        let folders = IMAPServerFolders(listing: try await connection.listFolders(), isGmail: connection.isGmail)
-        let sent = folders.sent ?? "Sent"
-        if folders.sent == nil { try await connection.create(sent) }
-        let appended = try await connection.append(raw, to: sent, flags: ["\\Seen"], internalDateMs: clock())
-        let digest = SHA256.hexDigest(of: raw)
-        try await store.write { tx in
-            guard let appended, let folder = try tx.imapFolder(named: sent, in: account),
-                folder.uidValidity == appended.uidValidity,
-                let message = try tx.imapActionTarget(key: key, in: account)?.message
-            else { return }
-            try tx.setIMAPIdentity(of: message, digest: digest, internalDateMs: nil)
-            try tx.setIMAPCopy(
-                message, folder: folder.id, uid: appended.uid, state: IMAPCopyState(seen: true, flagged: false))
+        case .success(let filed):
+            let digest = SHA256.hexDigest(of: raw)
+            try await store.write { tx in
+                guard let appended = filed.appended, let folder = try tx.imapFolder(named: filed.folder, in: account),
+                    folder.uidValidity == appended.uidValidity,
+                    let message = try tx.imapActionTarget(key: key, in: account)?.message
+                else { return }
+                try tx.setIMAPIdentity(of: message, digest: digest, internalDateMs: nil)
+                try tx.setIMAPCopy(
+                    message, folder: folder.id, uid: appended.uid, state: IMAPCopyState(seen: true, flagged: false))
+            }
         }
     }
 }
