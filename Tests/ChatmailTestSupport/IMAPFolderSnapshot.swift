@@ -42,22 +42,9 @@ public struct IMAPFolderSnapshot: Sendable, Equatable {
             print(json.dumps(copies))
             """
         let arguments = ["python3", "-c", script, host, String(port), user, password, folder]
-        let outcome = try await offThePool { () -> (Int32, Data, String) in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = arguments
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, data, text)
-        }
-        if outcome.0 != 0 { throw IMAPTestMail.SecondSessionFailed(detail: outcome.2) }
-        return IMAPFolderSnapshot(copies: try JSONDecoder().decode([Copy].self, from: outcome.1))
+        let outcome = try await offThePool { try ChildProcess.run(arguments) }
+        if outcome.status != 0 { throw IMAPTestMail.SecondSessionFailed(detail: outcome.errors) }
+        return IMAPFolderSnapshot(copies: try JSONDecoder().decode([Copy].self, from: Data(outcome.output.utf8)))
     }
 }
 
@@ -77,22 +64,10 @@ extension IMAPTestMail {
             imap.logout()
             """
         let arguments = ["python3", "-c", script, host, String(port), user, password, folder]
-        let bytes = Data(message.utf8)
-        let outcome = try await offThePool { () -> (Int32, String) in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = arguments
-            let input = Pipe()
-            let errors = Pipe()
-            process.standardInput = input
-            process.standardError = errors
-            try process.run()
-            input.fileHandleForWriting.write(bytes)
-            try input.fileHandleForWriting.close()
-            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, text)
-        }
-        if outcome.0 != 0 { throw SecondSessionFailed(detail: outcome.1) }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("append-\(UUID().uuidString).eml")
+        try Data(message.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }  // best-effort cleanup of a scratch file
+        let outcome = try await offThePool { try ChildProcess.run(arguments, input: file.path) }
+        if outcome.status != 0 { throw SecondSessionFailed(detail: outcome.errors) }
     }
 }

@@ -54,18 +54,8 @@ public enum IMAPTestMail {
             """
         let json = String(decoding: try JSONSerialization.data(withJSONObject: commands), as: UTF8.self)
         let arguments = ["python3", "-c", script, host, String(port), user, password, folder, json]
-        let outcome = try await offThePool { () -> (Int32, String) in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = arguments
-            let errors = Pipe()
-            process.standardError = errors
-            try process.run()
-            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, text)
-        }
-        if outcome.0 != 0 { throw SecondSessionFailed(detail: outcome.1) }
+        let outcome = try await offThePool { try ChildProcess.run(arguments) }
+        if outcome.status != 0 { throw SecondSessionFailed(detail: outcome.errors) }
     }
 
     public struct SecondSessionFailed: Error, CustomStringConvertible {

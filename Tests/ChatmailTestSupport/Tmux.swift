@@ -46,65 +46,15 @@ public final class Tmux {
         throw TmuxCommandFailed(arguments: Array(command.dropFirst(5)), status: last.status, errors: last.errors)
     }
 
-    /// Runs a command and returns its output.
-    ///
-    /// The tmux server that a first command starts inherits that command's descriptors and lives on,
-    /// so this spawns with `posix_spawn`, passing only stdin, stdout (a file, not a pipe the server
-    /// would hold open) and stderr, and closing every other descriptor: Foundation's `Process`
-    /// watches for exit through a socket the server would inherit, and other tests' pipes must not
-    /// leak into it either.
-    ///
-    /// The child also starts with every signal at its default and none blocked. The test's threads
-    /// block most signals, and a server inheriting that mask never notices its panes exit (so
-    /// `kill-server` leaves it running) and gives the shells in its panes the same mask (so Ctrl-C
-    /// would never reach chatmail).
+    /// Runs a command and returns its output (see ``ChildProcess/run(_:)``: the tmux server that a first
+    /// command starts inherits that command's descriptors and signal mask, and lives on).
     public static func shell(_ arguments: [String]) throws -> String {
-        try run(arguments).output
+        try ChildProcess.run(arguments).output
     }
 
     /// ``shell(_:)`` with the exit status and what the command wrote on stderr.
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)")
-        let errorFile = outputFile.appendingPathExtension("err")
-        defer {
-            // best-effort cleanup of this command's scratch files
-            try? FileManager.default.removeItem(at: outputFile)
-            try? FileManager.default.removeItem(at: errorFile)
-        }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errorFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var all = sigset_t()
-        var none = sigset_t()
-        sigfillset(&all)
-        sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        // bash closes every descriptor above 2 (closefrom is not visible from Swift), then runs the command.
-        let closeAll =
-            #"for fd in /proc/$$/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done 2>/dev/null; exec "$@""#
-        let argv = (["/bin/bash", "-c", closeAll, "bash"] + arguments).map { strdup($0) } + [nil]
-        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv + envp { free(pointer) }
-        }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/bash", &actions, &attributes, argv, envp)
-        guard spawned == 0 else { throw SpawnFailed(errno: spawned) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        // WIFEXITED / WEXITSTATUS, which Swift does not import: the low 7 bits are the signal, if any.
-        let exitStatus = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        let output = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""  // no file: no output
-        let errors = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""  // no file: nothing said
-        return (exitStatus, output, errors)
+        try ChildProcess.run(arguments)
     }
 
     /// Starts `command` in a detached pane of `columns` × `rows`.
