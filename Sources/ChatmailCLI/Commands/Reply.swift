@@ -43,7 +43,10 @@ struct Reply: AsyncParsableCommand {
                 "Reply to \(conversation.title). Lines starting with # are dropped;",
                 "an empty message sends nothing.",
             ])
+        // The server's side starts now, while the message is composed and queued.
+        let imap = await OutboxCommand.prepare(env: env, store: store, account: account)
         let message = try ReplyPlanner.reply(to: context, text: body, quote: quote, timeZone: .current)
-        try await OutboxCommand.queueAndSend(message, env: env, store: store, account: account.id, json: json)
+        try await OutboxCommand.queueAndSend(
+            message, env: env, store: store, account: account.id, json: json, imap: imap)
     }
 }

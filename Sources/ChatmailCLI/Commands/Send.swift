@@ -41,9 +41,12 @@ struct Send: AsyncParsableCommand {
                 "Message to \(recipients.map(\.address).joined(separator: ", ")). Lines starting with # are dropped;",
                 "an empty message sends nothing.",
             ])
+        // The server's side starts now, while the message is composed and queued.
+        let imap = await OutboxCommand.prepare(env: env, store: store, account: account)
         let own = try await store.write { tx in try tx.ownAddresses(of: account.id) }
         let message = try ReplyPlanner.newMessage(to: recipients, subject: subject, text: body, ownAddresses: own)
-        try await OutboxCommand.queueAndSend(message, env: env, store: store, account: account.id, json: json)
+        try await OutboxCommand.queueAndSend(
+            message, env: env, store: store, account: account.id, json: json, imap: imap)
     }
 
     /// One address argument as a mailbox; anything else is a usage error before anything is read.

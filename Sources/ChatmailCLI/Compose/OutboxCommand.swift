@@ -13,15 +13,39 @@ enum OutboxCommand {
     /// Gmail's limit for a message sent through the API.
     static let maximumBytes = GmailClient.sendSizeLimit
 
+    /// An IMAP account's send, started before the message is composed and queued (see
+    /// ``IMAPActionPusher/prepareSending(account:)``); `nil` for a Gmail account or settings that cannot
+    /// be read, which the send then reports.
+    struct IMAPSend {
+        let pusher: IMAPActionPusher
+        let preparation: IMAPSendPreparation
+    }
+
+    /// Starts an IMAP account's send: the password command runs and the Sent copy's connection opens
+    /// while chatmail composes and queues the message.
+    static func prepare(env: AppEnvironment, store: ChatmailStore, account: Account) async -> IMAPSend? {
+        guard account.provider == .imap,
+            let pusher = try? IMAPSession.pusher(  // settings unreadable: the send itself says why
+                for: account, in: store, env: env, crashes: (try? Sync.crashPoints(env.environment)) ?? CrashPoints())
+        else { return nil }
+        return IMAPSend(pusher: pusher, preparation: await pusher.prepareSending(account: account.id))
+    }
+
     static func queueAndSend(
-        _ message: QueuedMessage, env: AppEnvironment, store: ChatmailStore, account: AccountID, json: Bool
+        _ message: QueuedMessage, env: AppEnvironment, store: ChatmailStore, account: AccountID, json: Bool,
+        imap: IMAPSend? = nil
     )
         async throws
     {
         try check(message)
         let crashes = try Sync.crashPoints(env.environment)
         let action = try await OutboxQueue.queue(message, in: store, account: account)
-        let outcome = await sendNow(action, env: env, store: store, account: account, crashes: crashes)
+        let outcome: Outcome
+        if let imap {
+            outcome = await sendNowIMAP(action, send: imap, store: store, account: account)
+        } else {
+            outcome = await sendNow(action, env: env, store: store, account: account, crashes: crashes)
+        }
         let (entry, pending) = try await store.write { tx in
             (try tx.outboxEntry(action, in: account), try tx.pendingAction(action, in: account))
         }
@@ -95,16 +119,36 @@ enum OutboxCommand {
         _ action: PendingActionID, account: Account, env: AppEnvironment, store: ChatmailStore, crashes: CrashPoints
     ) async throws -> Outcome {
         let pusher = try IMAPSession.pusher(for: account, in: store, env: env, crashes: crashes)
-        switch try await pusher.sendMessage(action, account: account.id) {
+        return try await sendNowIMAP(action, pusher: pusher, prepared: nil, store: store, account: account.id)
+    }
+
+    /// ``sendNowIMAP(_:account:env:store:crashes:)`` with the send started before the message was queued;
+    /// never throws, like ``sendNow(_:env:store:account:crashes:)``.
+    static func sendNowIMAP(_ action: PendingActionID, send: IMAPSend, store: ChatmailStore, account: AccountID)
+        async -> Outcome
+    {
+        do {
+            return try await sendNowIMAP(
+                action, pusher: send.pusher, prepared: send.preparation, store: store, account: account)
+        } catch {
+            return .queued(error)
+        }
+    }
+
+    private static func sendNowIMAP(
+        _ action: PendingActionID, pusher: IMAPActionPusher, prepared: IMAPSendPreparation?, store: ChatmailStore,
+        account: AccountID
+    ) async throws -> Outcome {
+        switch try await pusher.sendMessage(action, account: account, prepared: prepared) {
         case .completed: return .sent
         case .abandoned:
             return .abandoned(
-                try await lastError(of: action, store: store, account: account.id) ?? "the server refused it.")
+                try await lastError(of: action, store: store, account: account) ?? "the server refused it.")
         case .unknown:
-            return .unknown(try await lastError(of: action, store: store, account: account.id) ?? "")
+            return .unknown(try await lastError(of: action, store: store, account: account) ?? "")
         case .unreachable(let reason): return .queued(ServerUnreachable(reason: reason))
         case .failed, .skipped:
-            let reason = try await lastError(of: action, store: store, account: account.id) ?? "it was not sent yet"
+            let reason = try await lastError(of: action, store: store, account: account) ?? "it was not sent yet"
             return .queued(NotSentYet(reason: reason))
         }
     }

@@ -78,10 +78,25 @@ public struct IMAPActionPusher: PendingActionPusher {
     }
 
     /// Sends one queued message now (`reply`, `send`, the app), holding the account's ``SyncLock``.
-    public func sendMessage(_ id: PendingActionID, account: AccountID) async throws -> SendResult {
-        let lock = try SyncLock(store: store, account: account)
+    /// - parameter prepared: what ``prepareSending(account:)`` started before the message was queued.
+    public func sendMessage(_ id: PendingActionID, account: AccountID, prepared: IMAPSendPreparation? = nil)
+        async throws -> SendResult
+    {
+        let lock: SyncLock
+        do {
+            lock = try SyncLock(store: store, account: account)
+        } catch {
+            await prepared?.discard()
+            throw error
+        }
         defer { lock.release() }
-        return try await outbox.send(id, account: account)
+        return try await outbox.send(id, account: account, prepared: prepared)
+    }
+
+    /// Asks for the credentials and starts opening the Sent copy's connection, for a send about to be
+    /// queued.
+    public func prepareSending(account: AccountID) async -> IMAPSendPreparation {
+        await outbox.prepare(account: account)
     }
 
     var outbox: IMAPOutboxSender {
@@ -135,7 +150,7 @@ public struct IMAPActionPusher: PendingActionPusher {
             }
             let result =
                 action.kind == .send
-                ? try await outbox.send(action.id, account: account)
+                ? try await outbox.send(action.id, account: account, prepared: nil)
                 : try await apply(action.id, account: account, session: &session)
             switch result {
             case .completed: summary.sent += 1

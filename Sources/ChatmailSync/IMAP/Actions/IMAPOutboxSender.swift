@@ -35,8 +35,32 @@ struct IMAPOutboxSender {
             + "\(action.rawValue)` drops it."
     }
 
+    /// The credentials, and the Sent copy's connection opening (unless the server files its own copy),
+    /// the Sent folder taken from the store when sync knows it, which spares a LIST.
+    func prepare(account: AccountID) async -> IMAPSendPreparation {
+        let credentials: Result<IMAPAuthentication, any Error>
+        do {
+            credentials = .success(try await link.imap.authentication())
+        } catch {
+            credentials = .failure(error)
+        }
+        guard link.appendsSentCopy, case .success(let usable) = credentials else {
+            return IMAPSendPreparation(credentials: credentials, filer: nil)
+        }
+        let knownSent = try? await store.write { tx in  // unknown: the filer LISTs the folders instead
+            try tx.imapFolders(of: account).first { $0.labelID == "SENT" }?.name
+        }
+        let connector = link.imap
+        let filer = Task {
+            await IMAPSentCopyFiler.open(connector, credentials: usable, knownFolder: knownSent ?? nil)
+        }
+        return IMAPSendPreparation(credentials: credentials, filer: filer)
+    }
+
     /// Claims, submits and records one send action.
-    func send(_ id: PendingActionID, account: AccountID) async throws -> SendResult {
+    func send(_ id: PendingActionID, account: AccountID, prepared given: IMAPSendPreparation?) async throws
+        -> SendResult
+    {
         let claimed = try await store.write { tx -> (PendingAction, PendingActionStatus, OutboxEntry)? in
             guard var action = try tx.pendingAction(id, in: account), action.kind == .send,
                 action.status == .pending || action.status == .failed,
@@ -48,8 +72,13 @@ struct IMAPOutboxSender {
             try tx.savePendingAction(action)
             return (action, previous, entry)
         }
-        guard let (action, previousStatus, claimedEntry) = claimed else { return .skipped }
+        guard let (action, previousStatus, claimedEntry) = claimed else {
+            await given?.discard()
+            return .skipped
+        }
         var entry = claimedEntry
+        // Only a send that goes ahead needs the server: a message already found there needs nothing.
+        var preparation = given
         do {
             let raw = try await OutboxFreezer(store: store, clock: clock, timeZone: timeZone).frozenBytes(
                 of: &entry, account: account
@@ -59,12 +88,15 @@ struct IMAPOutboxSender {
             if entry.outcomeUnknown, let messageID,
                 let key = try await store.write({ tx in try tx.syncedMessageKey(withRFC822ID: messageID, in: account) })
             {
+                await preparation?.discard()
                 try await complete(action, key: key, raw: raw, messageID: messageID, account: account)
                 return .completed
             }
+            if preparation == nil { preparation = await prepare(account: account) }
+            guard let prepared = preparation else { return .skipped }
             let credentials: IMAPAuthentication
             do {
-                credentials = try await link.imap.authentication()
+                credentials = try prepared.credentials.get()
             } catch {
                 // No credentials (a password command that failed): nothing was sent; it waits as it was.
                 var restored = action
@@ -74,12 +106,7 @@ struct IMAPOutboxSender {
                 throw error
             }
             // The Sent folder's connection opens while the message is marked and submitted.
-            let knownSent = try await store.write { tx in
-                try tx.imapFolders(of: account).first { $0.labelID == "SENT" }?.name
-            }
-            async let filer =
-                link.appendsSentCopy
-                ? await IMAPSentCopyFiler.open(link.imap, credentials: credentials, knownFolder: knownSent) : nil
+            async let filer = prepared.filer?.value
             do {
                 try await store.write { tx in try tx.setOutcomeUnknown(true, checkingFromHistory: nil, for: action.id) }
                 crashes.reach(.sendMarked)

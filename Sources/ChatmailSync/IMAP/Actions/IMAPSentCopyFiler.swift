@@ -3,7 +3,7 @@ import IMAPClient
 /// Files the Sent copy of a message chatmail submitted over SMTP. Its connection is opened, and the
 /// Sent folder found (or created), while the message is being submitted, so the copy adds only the
 /// APPEND to the time a person waits.
-struct IMAPSentCopyFiler {
+struct IMAPSentCopyFiler: Sendable {
     let connection: IMAPConnection
     /// The `\Sent` folder, or "Sent" created for a server that has none.
     let folder: String
@@ -39,5 +39,19 @@ struct IMAPSentCopyFiler {
 
     func close() async {
         await connection.logout()
+    }
+}
+
+/// What a send needs from the server before the message exists: the credentials, asked for once, and
+/// the Sent copy's connection, opening meanwhile. `reply` and `send` start it before they compose and
+/// queue, so the login to the IMAP server overlaps their local work.
+public struct IMAPSendPreparation: Sendable {
+    let credentials: Result<IMAPAuthentication, any Error>
+    /// `nil` when the server files its own copy.
+    let filer: Task<Result<IMAPSentCopyFiler, any Error>, Never>?
+
+    /// Closes the connection the send did not use.
+    func discard() async {
+        if case .success(let opened)? = await filer?.value { await opened.close() }
     }
 }
