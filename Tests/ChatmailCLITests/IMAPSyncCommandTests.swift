@@ -146,6 +146,36 @@ import Testing
         #expect(queue.isEmpty, "\(queue)")
     }
 
+    @Test("a rule that archives: new mail from the sender leaves the server's INBOX through the queue, once")
+    func ruleArchivesOnTheServer() async throws {
+        let server = try await DovecotHomes.start()
+        defer { server.stop() }
+        try await server.deliver(imapMessage("old", from: "Deals <deals@shop.example>", body: "Old offer."))
+        let home = server.home("rules")
+        try await server.loginAndSync(home)
+        let rule = try await server.run(home, ["rules", "add", "deny", "deals@shop.example", "--archive"])
+        #expect(rule.status == 0, "\(rule.stderr)")
+        try await server.deliver(imapMessage("new", from: "Deals <deals@shop.example>", body: "New offer."))
+        // The sync that stores the new mail applies the rule at once and queues the archive; the queue
+        // reaches the server on the next push, which `pending run` (or the next sync) makes.
+        _ = try await server.syncJSON(home)
+        let run = try await server.run(home, ["pending", "run"])
+        #expect(run.status == 0, "\(run.stderr)")
+        func copies(_ id: String, in folder: String) async throws -> Int {
+            try await IMAPFolderSnapshot.read(
+                host: server.host, port: server.port, user: DovecotHomes.user, password: DovecotHomes.password,
+                folder: folder
+            ).copies(of: "<\(id)@").count
+        }
+        for id in ["old", "new"] {
+            #expect(try await copies(id, in: "INBOX") == 0, "\(id)")
+            #expect(try await copies(id, in: "Archive") == 1, "\(id)")
+        }
+        let sync = try await server.syncJSON(home)
+        #expect(sync["messagesAdded"] as? Int == 0 && sync["messagesDeleted"] as? Int == 0, "\(sync)")
+        #expect(try duplicateMessageIDs(home: home).isEmpty)
+    }
+
     @Test("killed after the server moved a message and before the store knew: the next run moves each once")
     func killedMidAction() async throws {
         let server = try await DovecotHomes.start()
