@@ -50,7 +50,7 @@ struct IMAPActionPlanTests {
         #expect(steps(.archive, [inbox, projects]) == [.move(inbox, destination: "Archive", create: false)])
         let none = IMAPServerFolders(archive: nil, trash: "Trash")
         #expect(steps(.archive, [inbox], folders: none) == [.move(inbox, destination: "Archive", create: true)])
-        #expect(steps(.archive, [inbox, archived]) == [.delete(inbox)])
+        #expect(steps(.archive, [inbox, archived]) == [.delete(inbox, keptIn: "Archive")])
         #expect(steps(.archive, [archived]).isEmpty)
     }
 
@@ -64,11 +64,19 @@ struct IMAPActionPlanTests {
     @Test("trash leaves exactly one copy, in Trash; untrash brings exactly one back to INBOX")
     func trash() {
         #expect(
-            steps(.trash, [inbox, projects]) == [.move(inbox, destination: "Trash", create: false), .delete(projects)])
-        #expect(steps(.trash, [inbox, trashed]) == [.delete(inbox)])
-        #expect(steps(.trash, [inbox], folders: IMAPServerFolders(archive: "Archive", trash: nil)).isEmpty)
+            steps(.trash, [inbox, projects]) == [
+                .move(inbox, destination: "Trash", create: false), .delete(projects, keptIn: "Trash"),
+            ])
+        #expect(steps(.trash, [inbox, trashed]) == [.delete(inbox, keptIn: "Trash")])
+        // No special-use Trash: a folder called Trash, created when the server has none.
+        let noTrash = IMAPServerFolders(archive: "Archive", trash: nil)
+        #expect(steps(.trash, [inbox], folders: noTrash) == [.move(inbox, destination: "Trash", create: true)])
+        let plainTrash = IMAPServerFolders(
+            listing: [IMAPListEntry(attributes: [], delimiter: "/", name: "trash", rawName: Array("trash".utf8))],
+            isGmail: false)
+        #expect(steps(.trash, [inbox], folders: plainTrash) == [.move(inbox, destination: "trash", create: false)])
         #expect(steps(.untrash, [trashed]) == [.move(trashed, destination: "INBOX", create: false)])
-        #expect(steps(.untrash, [trashed, inbox]) == [.delete(trashed)])
+        #expect(steps(.untrash, [trashed, inbox]) == [.delete(trashed, keptIn: "INBOX")])
     }
 
     @Test("Gmail over IMAP: archive is the \\Inbox label on the All Mail copy; trash moves it; untrash finds it")

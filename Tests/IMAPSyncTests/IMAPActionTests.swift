@@ -206,6 +206,51 @@ struct IMAPActionTests {
         #expect(try canonicalContents(of: mailbox.store, account: mailbox.account.id).count == 2)
     }
 
+    @Test("a copy is deleted only while the one kept is really there: gone since the last sync, it is moved instead")
+    func keptCopyGone() async throws {
+        let mailbox = try await Mailbox.start()
+        defer { mailbox.server.stop() }
+        // The first message is in INBOX and, as the store last saw it, also in Archive.
+        try await mailbox.server.deliver(testMessage("first", subject: "Dinner", body: "Friday?"), to: "Archive")
+        _ = try await mailbox.server.sync(mailbox.store, mailbox.account)
+        // Another client deletes the archived copy; no sync follows.
+        try await mailbox.server.secondSession(
+            in: "Archive", [["STORE", "1:*", "+FLAGS", "(\\Deleted)"], ["EXPUNGE"]])
+        try #require(try await mailbox.counts(in: "Archive") == [0, 0])
+        try await mailbox.perform(.archive)
+        let pushed = try await mailbox.push()
+        #expect(pushed.sent == 1, "\(pushed)")
+        // Deleting the INBOX copy now would have lost the message: it moved to Archive instead.
+        #expect(try await mailbox.counts(in: "Archive") == [1, 1])
+        #expect(try await mailbox.counts(in: "INBOX") == [0, 0])
+        _ = try await mailbox.server.sync(mailbox.store, mailbox.account)
+        #expect(try canonicalContents(of: mailbox.store, account: mailbox.account.id).count == 2)
+    }
+
+    @Test("killed after a COPY and before its delete, on a server without MOVE: the next run copies nothing again")
+    func killedBetweenCopyAndDelete() async throws {
+        let mailbox = try await Mailbox.start(withheld: ["MOVE", "UIDPLUS"])
+        defer { mailbox.server.stop() }
+        try await mailbox.perform(.archive)
+        // What a run killed between the COPY and the expunge leaves: a copy in Archive, the INBOX copy
+        // still there, and the action claimed (its attempt counted) but never recorded.
+        try await mailbox.server.secondSession(in: "INBOX", [["COPY", "1:*", "Archive"]])
+        try #require(try await mailbox.counts(in: "Archive") == [1, 1])
+        _ = try await mailbox.store.write { tx in
+            for var action in try tx.pendingActions(in: mailbox.account.id, statuses: [.pending]) {
+                action.status = .processing
+                action.attempts += 1
+                try tx.savePendingAction(action)
+            }
+        }
+        let pushed = try await mailbox.push()
+        #expect(pushed.sent == 1, "\(pushed)")
+        #expect(try await mailbox.counts(in: "Archive") == [1, 1])
+        #expect(try await mailbox.counts(in: "INBOX") == [0, 0])
+        let report = try await mailbox.server.sync(mailbox.store, mailbox.account)
+        #expect(report.messagesAdded == 0 && report.messagesDeleted == 0, "\(report)")
+    }
+
     @Test("a server that cannot be reached leaves the action queued, uncounted, and the local change standing")
     func unreachable() async throws {
         let mailbox = try await Mailbox.start()

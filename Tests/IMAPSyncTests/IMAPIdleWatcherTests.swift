@@ -32,6 +32,17 @@ struct IMAPIdleWatcherTests {
         #expect(try await next(&changes) == false)
     }
 
+    @Test("a refused login ends the stream rather than trying again behind the person's back")
+    func refusedLogin() async throws {
+        let server = try await IMAPTestServer.start()
+        defer { server.stop() }
+        let wrong = IMAPConnector(
+            endpoint: server.connector.endpoint,
+            authentication: { .password(user: IMAPTestServer.user, password: "wrong") })
+        var changes = IMAPIdleWatcher(connector: wrong, retryAfter: .milliseconds(50)).changes().makeAsyncIterator()
+        #expect(try await next(&changes) == false)
+    }
+
     /// The next element within 30 s: true for a report, false when the stream ended.
     func next(_ iterator: inout AsyncStream<Void>.Iterator) async throws -> Bool {
         let box = IteratorBox(iterator)

@@ -43,8 +43,9 @@ struct Reply: AsyncParsableCommand {
                 "Reply to \(conversation.title). Lines starting with # are dropped;",
                 "an empty message sends nothing.",
             ])
-        // The server's side starts now, while the message is composed and queued.
-        let imap = await OutboxCommand.prepare(env: env, store: store, account: account)
+        // The server's side starts now, beside composing and queueing, which never wait for it: the
+        // message is stored whatever a password command or the network does.
+        let imap = OutboxCommand.prepare(env: env, store: store, account: account)
         let message = try ReplyPlanner.reply(to: context, text: body, quote: quote, timeZone: .current)
         try await OutboxCommand.queueAndSend(
             message, env: env, store: store, account: account.id, json: json, imap: imap)

@@ -41,8 +41,9 @@ struct Send: AsyncParsableCommand {
                 "Message to \(recipients.map(\.address).joined(separator: ", ")). Lines starting with # are dropped;",
                 "an empty message sends nothing.",
             ])
-        // The server's side starts now, while the message is composed and queued.
-        let imap = await OutboxCommand.prepare(env: env, store: store, account: account)
+        // The server's side starts now, beside composing and queueing, which never wait for it: the
+        // message is stored whatever a password command or the network does.
+        let imap = OutboxCommand.prepare(env: env, store: store, account: account)
         let own = try await store.write { tx in try tx.ownAddresses(of: account.id) }
         let message = try ReplyPlanner.newMessage(to: recipients, subject: subject, text: body, ownAddresses: own)
         try await OutboxCommand.queueAndSend(

@@ -16,24 +16,25 @@ enum OutboxCommand {
     /// An IMAP account's send, started before the message is composed and queued (see
     /// ``IMAPActionPusher/prepareSending(account:)``); `nil` for a Gmail account or settings that cannot
     /// be read, which the send then reports.
-    struct IMAPSend {
+    struct IMAPSend: Sendable {
         let pusher: IMAPActionPusher
         let preparation: IMAPSendPreparation
     }
 
     /// Starts an IMAP account's send: the password command runs and the Sent copy's connection opens
-    /// while chatmail composes and queues the message.
-    static func prepare(env: AppEnvironment, store: ChatmailStore, account: Account) async -> IMAPSend? {
+    /// while chatmail composes and queues the message, which never waits for it.
+    static func prepare(env: AppEnvironment, store: ChatmailStore, account: Account) -> Task<IMAPSend?, Never>? {
         guard account.provider == .imap,
             let pusher = try? IMAPSession.pusher(  // settings unreadable: the send itself says why
                 for: account, in: store, env: env, crashes: (try? Sync.crashPoints(env.environment)) ?? CrashPoints())
         else { return nil }
-        return IMAPSend(pusher: pusher, preparation: await pusher.prepareSending(account: account.id))
+        let id = account.id
+        return Task { IMAPSend(pusher: pusher, preparation: await pusher.prepareSending(account: id)) }
     }
 
     static func queueAndSend(
         _ message: QueuedMessage, env: AppEnvironment, store: ChatmailStore, account: AccountID, json: Bool,
-        imap: IMAPSend? = nil
+        imap: Task<IMAPSend?, Never>? = nil
     )
         async throws
     {
@@ -41,7 +42,7 @@ enum OutboxCommand {
         let crashes = try Sync.crashPoints(env.environment)
         let action = try await OutboxQueue.queue(message, in: store, account: account)
         let outcome: Outcome
-        if let imap {
+        if let imap = await imap?.value {
             outcome = await sendNowIMAP(action, send: imap, store: store, account: account)
         } else {
             outcome = await sendNow(action, env: env, store: store, account: account, crashes: crashes)

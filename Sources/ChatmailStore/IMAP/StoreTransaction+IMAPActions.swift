@@ -9,13 +9,19 @@ public struct IMAPMessageLocation: Sendable, Equatable {
     public var folderLabel: String?
     public var uid: UInt32
     public var state: IMAPCopyState
+    /// The folder's UIDVALIDITY the UID belongs to: under another, the UID names another message.
+    public var uidValidity: UInt32?
 
-    public init(folder: IMAPFolderID, folderName: String, folderLabel: String?, uid: UInt32, state: IMAPCopyState) {
+    public init(
+        folder: IMAPFolderID, folderName: String, folderLabel: String?, uid: UInt32, state: IMAPCopyState,
+        uidValidity: UInt32? = nil
+    ) {
         self.folder = folder
         self.folderName = folderName
         self.folderLabel = folderLabel
         self.uid = uid
         self.state = state
+        self.uidValidity = uidValidity
     }
 }
 
@@ -47,16 +53,18 @@ extension StoreTransaction {
         let locations = try Row.fetchAll(
             db,
             sql: """
-                SELECT l.folder_id, f.name, f.label_id, l.uid, l.seen, l.flagged, l.gmail_labels
+                SELECT l.folder_id, f.name, f.label_id, f.uid_validity, l.uid, l.seen, l.flagged, l.gmail_labels
                 FROM imap_location l JOIN imap_folder f ON f.id = l.folder_id
                 WHERE l.message_id = ? ORDER BY l.folder_id, l.uid
                 """,
             arguments: [message]
         ).map { row in
             let uid: Int64 = row["uid"]
+            let validity: Int64? = row["uid_validity"]
             return IMAPMessageLocation(
                 folder: row["folder_id"], folderName: row["name"], folderLabel: row["label_id"],
-                uid: UInt32(truncatingIfNeeded: uid), state: try Self.copyState(row))
+                uid: UInt32(truncatingIfNeeded: uid), state: try Self.copyState(row),
+                uidValidity: validity.map { UInt32(truncatingIfNeeded: $0) })
         }
         return IMAPActionTarget(
             message: message, key: key, rfc822MessageID: row["rfc822_message_id"], locations: locations)

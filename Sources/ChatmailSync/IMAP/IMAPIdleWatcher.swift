@@ -7,19 +7,25 @@ import IMAPClient
 ///
 /// The connection is its own, so idling never holds up a sync, an action or a send, which open theirs.
 /// IDLE is re-issued at least every `reissueAfter` (servers drop an IDLE after 30 minutes), and a
-/// connection that fails is opened again after `retryAfter`. A server without IDLE ends the stream:
-/// the periodic sync is then all there is.
+/// connection that fails is opened again after `retryAfter`, then less and less often. A server without
+/// IDLE, a refused login or missing credentials end the stream: the periodic sync is then all there is,
+/// and it says why.
 public struct IMAPIdleWatcher: Sendable {
     public let connector: IMAPConnector
     public let reissueAfter: Duration
     public let retryAfter: Duration
+    /// The longest wait between attempts while the server cannot be reached (the wait doubles from
+    /// `retryAfter`).
+    public let maximumWait: Duration
 
     public init(
-        connector: IMAPConnector, reissueAfter: Duration = .seconds(25 * 60), retryAfter: Duration = .seconds(30)
+        connector: IMAPConnector, reissueAfter: Duration = .seconds(25 * 60), retryAfter: Duration = .seconds(30),
+        maximumWait: Duration = .seconds(15 * 60)
     ) {
         self.connector = connector
         self.reissueAfter = reissueAfter
         self.retryAfter = retryAfter
+        self.maximumWait = maximumWait
     }
 
     /// The changes, until the consumer stops listening (which closes the connection) or the server turns
@@ -27,9 +33,11 @@ public struct IMAPIdleWatcher: Sendable {
     public func changes() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let task = Task { [self] in
+            var wait = retryAfter
             while !Task.isCancelled {
                 do {
                     let connection = try await connector.connect()
+                    wait = retryAfter
                     guard connection.has("IDLE") else {
                         await connection.logout()
                         continuation.finish()
@@ -42,9 +50,14 @@ public struct IMAPIdleWatcher: Sendable {
                         throw error
                     }
                     await connection.logout()
+                } catch let error as IMAPClientError {
+                    // A refused login is not tried again behind the person's back (servers lock accounts
+                    // over it): the periodic sync reports it. The network is tried again, less and less often.
+                    if case .authenticationFailed = error { break }
+                    try? await Task.sleep(for: wait)  // cancelled when the app quits: nothing to report
+                    wait = min(wait * 2, maximumWait)
                 } catch {
-                    // The server went away or refused: try again later; the periodic sync goes on meanwhile.
-                    try? await Task.sleep(for: retryAfter)  // cancelled when the app quits: nothing to report
+                    break  // no credentials (a password command that failed): the periodic sync says why
                 }
             }
             continuation.finish()

@@ -13,13 +13,27 @@ struct IMAPServerFolders: Sendable, Equatable {
     var sent: String?
     var isGmail = false
 
+    /// Every folder's name, for the folders a server has without a special-use attribute.
+    var names: Set<String> = []
+
     /// The folder archive moves to, and whether it must be created first.
-    var archiveTarget: (name: String, create: Bool) { archive.map { ($0, false) } ?? ("Archive", true) }
+    var archiveTarget: (name: String, create: Bool) { target(archive, named: "Archive") }
+    /// The folder trash moves to: `\Trash`, else a folder called "Trash", created when there is none.
+    var trashTarget: (name: String, create: Bool) { target(trash, named: "Trash") }
+
+    private func target(_ specialUse: String?, named name: String) -> (name: String, create: Bool) {
+        if let specialUse { return (specialUse, false) }
+        if let existing = names.first(where: { $0.lowercased() == name.lowercased() }) {
+            return (existing, false)
+        }
+        return (name, true)
+    }
 
     /// The roles of a server's folder list.
     init(listing: [IMAPListEntry], isGmail: Bool) {
         self.isGmail = isGmail
         for entry in listing {
+            names.insert(entry.name)
             if entry.name.uppercased() == "INBOX" { inbox = entry.name }
             switch entry.specialUse {
             case .archive: archive = archive ?? entry.name
@@ -54,8 +68,9 @@ enum IMAPStep: Sendable, Equatable {
     case move(IMAPMessageLocation, destination: String, create: Bool)
     /// Copies it, leaving the copy where it is.
     case copy(IMAPMessageLocation, destination: String)
-    /// Deletes the copy: `\Deleted` and UID EXPUNGE (a second copy an action would otherwise double).
-    case delete(IMAPMessageLocation)
+    /// Deletes the copy: `\Deleted` and UID EXPUNGE (a second copy an action would otherwise double),
+    /// once the message is found in `keptIn`; when it is not there any more, the copy moves there instead.
+    case delete(IMAPMessageLocation, keptIn: String)
     /// The message is in no folder sync reads (Gmail's Trash): find it in `folder` by its Message-ID
     /// and move it to `destination`.
     case moveFound(rfc822MessageID: String, folder: String, destination: String)
@@ -93,8 +108,8 @@ enum IMAPActionPlan {
         case .archive: return all.map { .storeGmailLabel($0, .remove, "\\Inbox") }
         case .unarchive: return all.map { .storeGmailLabel($0, .add, "\\Inbox") }
         case .trash:
-            guard let trash = folders.trash else { return [] }
-            return all.prefix(1).map { .move($0, destination: trash, create: false) }
+            let trash = folders.trashTarget
+            return all.prefix(1).map { .move($0, destination: trash.name, create: trash.create) }
         case .untrash:
             guard all.isEmpty, let trash = folders.trash, let id = target.rfc822MessageID else { return [] }
             return [.moveFound(rfc822MessageID: id, folder: trash, destination: folders.inbox)]
@@ -105,34 +120,37 @@ enum IMAPActionPlan {
     private static func folderSteps(
         for kind: PendingActionKind, copies: [IMAPMessageLocation], folders: IMAPServerFolders
     ) -> [IMAPStep] {
+        let trash = folders.trashTarget
         let inInbox = copies.filter { $0.folderName == folders.inbox }
-        let inTrash = copies.filter { $0.folderName == folders.trash }
+        let inTrash = copies.filter { $0.folderName == trash.name }
         let archive = folders.archiveTarget
         let inArchive = copies.filter { $0.folderName == archive.name }
-        let elsewhere = copies.filter { $0.folderName != folders.trash && $0.folderLabel != "SPAM" }
+        let elsewhere = copies.filter { $0.folderName != trash.name && $0.folderLabel != "SPAM" }
         switch kind {
         case .archive:
             // Already in the archive: the inbox copy goes, rather than make a second archived copy.
-            guard inArchive.isEmpty else { return inInbox.map { .delete($0) } }
+            guard inArchive.isEmpty else { return inInbox.map { .delete($0, keptIn: archive.name) } }
             return inInbox.enumerated().map { index, copy in
-                index == 0 ? .move(copy, destination: archive.name, create: archive.create) : .delete(copy)
+                index == 0
+                    ? .move(copy, destination: archive.name, create: archive.create)
+                    : .delete(copy, keptIn: archive.name)
             }
         case .unarchive:
             guard inInbox.isEmpty else { return [] }
             if let archived = inArchive.first { return [.move(archived, destination: folders.inbox, create: false)] }
             return elsewhere.prefix(1).map { .copy($0, destination: folders.inbox) }
         case .trash:
-            guard let trash = folders.trash else { return [] }
-            let leaving = copies.filter { $0.folderName != trash }
-            guard inTrash.isEmpty else { return leaving.map { .delete($0) } }
+            let leaving = copies.filter { $0.folderName != trash.name }
+            guard inTrash.isEmpty else { return leaving.map { .delete($0, keptIn: trash.name) } }
             return leaving.enumerated().map { index, copy in
-                index == 0 ? .move(copy, destination: trash, create: false) : .delete(copy)
+                index == 0
+                    ? .move(copy, destination: trash.name, create: trash.create) : .delete(copy, keptIn: trash.name)
             }
         case .untrash:
             guard let first = inTrash.first else { return [] }
-            let destination = inInbox.isEmpty ? folders.inbox : nil
-            return [destination.map { .move(first, destination: $0, create: false) } ?? .delete(first)]
-                + inTrash.dropFirst().map { .delete($0) }
+            let inbox = folders.inbox
+            return [inInbox.isEmpty ? .move(first, destination: inbox, create: false) : .delete(first, keptIn: inbox)]
+                + inTrash.dropFirst().map { .delete($0, keptIn: inbox) }
         default:
             return []
         }

@@ -171,7 +171,10 @@ public struct IMAPActionPusher: PendingActionPusher {
     {
         guard let (claimed, previousStatus) = try await claim(id, account: account) else { return .skipped }
         var action = claimed
-        let mayHaveRun = previousStatus == .failed || action.lastError != nil
+        // Any attempt before this one (a failure, or a run killed mid-action: its claim counted) may have
+        // changed the server already.
+        let mayHaveRun =
+            previousStatus == .failed || action.lastError != nil || action.attempts > 1 || !action.sentIDs.isEmpty
         do {
             if session == nil { session = try await IMAPActionSession.open(link.imap) }
             guard var open = session else { return .skipped }

@@ -84,8 +84,9 @@ struct IMAPOutboxSender {
                 of: &entry, account: account
             ) { _ in nil }
             let messageID = ParsedMessage(raw: raw).messageID
-            // Sent again because a person asked: unless sync has found it on the server meanwhile.
-            if entry.outcomeUnknown, let messageID,
+            // An earlier attempt made these bytes, and may have delivered them (its outcome unknown, then a
+            // retry that failed before submitting): a copy sync has found on the server settles it.
+            if claimedEntry.raw != nil, let messageID,
                 let key = try await store.write({ tx in try tx.syncedMessageKey(withRFC822ID: messageID, in: account) })
             {
                 await preparation?.discard()

@@ -35,28 +35,34 @@ struct IMAPStepRunner {
     {
         switch step {
         case .storeFlag(let copy, let change, let flag):
-            try await select(copy.folderName)
+            try await select(copy)
             try await connection.uidStoreFlags(IMAPUIDSet([copy.uid]), change, [flag])
             let value = change == .add
             return [.flags(copy, seen: flag == "\\Seen" ? value : nil, flagged: flag == "\\Flagged" ? value : nil)]
         case .storeGmailLabel(let copy, let change, let label):
-            try await select(copy.folderName)
+            try await select(copy)
             try await connection.uidStoreGmailLabels(IMAPUIDSet([copy.uid]), change, [label])
             return []
         case .move(let copy, let destination, let create):
             return try await move(copy, to: destination, create: create, id: rfc822MessageID, mayHaveRun: mayHaveRun)
         case .copy(let copy, let destination):
-            try await select(copy.folderName)
+            try await select(copy)
             guard try await isPresent(copy) else { return [.removed(copy)] }
             if mayHaveRun, let found = try await find(rfc822MessageID, in: destination) {
                 return [.copied(copy, folder: destination, uidValidity: found.uidValidity, uid: found.uid)]
             }
-            try await select(copy.folderName)
+            try await select(copy)
             let copied = try await connection.uidCopy(IMAPUIDSet([copy.uid]), to: destination)
             let placed = try await placed(copy, copied, in: destination, id: rfc822MessageID)
             return [.copied(copy, folder: destination, uidValidity: placed.uidValidity, uid: placed.uid)]
-        case .delete(let copy):
-            try await select(copy.folderName)
+        case .delete(let copy, let keptIn):
+            // Never the last copy: the one kept must still be where the store last saw it.
+            guard let id = rfc822MessageID else { return [] }
+            guard try await find(id, in: keptIn) != nil else {
+                return try await move(copy, to: keptIn, create: false, id: id, mayHaveRun: mayHaveRun)
+            }
+            try await select(copy)
+            guard try await isPresent(copy) else { return [.removed(copy)] }
             try await delete(copy)
             return [.removed(copy)]
         case .moveFound(let id, let folder, let destination):
@@ -70,7 +76,7 @@ struct IMAPStepRunner {
     private mutating func move(
         _ copy: IMAPMessageLocation, to destination: String, create: Bool, id: String?, mayHaveRun: Bool
     ) async throws -> [IMAPLocationChange] {
-        try await select(copy.folderName)
+        try await select(copy)
         guard try await isPresent(copy) else {
             // Gone from its folder: an earlier attempt moved it (its answer lost), or another client did.
             let found = try await find(id, in: destination)
@@ -79,11 +85,11 @@ struct IMAPStepRunner {
         if create { try await connection.create(destination) }
         if !connection.has("MOVE"), mayHaveRun, let found = try await find(id, in: destination) {
             // A COPY of an earlier attempt arrived; only the delete is left to do.
-            try await select(copy.folderName)
+            try await select(copy)
             try await delete(copy)
             return [.moved(copy, folder: destination, uidValidity: found.uidValidity, uid: found.uid)]
         }
-        try await select(copy.folderName)
+        try await select(copy)
         let copied = try await moveNow(copy.uid, to: destination)
         let placed = try await placed(copy, copied, in: destination, id: id)
         return [.moved(copy, folder: destination, uidValidity: placed.uidValidity, uid: placed.uid)]
@@ -135,10 +141,23 @@ struct IMAPStepRunner {
         try await connection.uidSearch("UID \(copy.uid)").contains(copy.uid)
     }
 
+    /// Selects the copy's folder, and refuses to act on its UID when the folder has been renumbered
+    /// since sync recorded it (the UID would name another message); the next sync records it afresh.
+    private mutating func select(_ copy: IMAPMessageLocation) async throws {
+        let validity = try await select(copy.folderName)
+        if let recorded = copy.uidValidity, recorded != validity {
+            throw IMAPClientError.commandFailed(
+                command: "SELECT \(copy.folderName)", status: "UIDVALIDITY",
+                serverText: "the folder was renumbered since the last sync; the next sync reads it again")
+        }
+    }
+
     /// Selects `name` read-write unless it is selected already; returns its UIDVALIDITY.
     @discardableResult
     private mutating func select(_ name: String) async throws -> UInt32 {
         if let selected, selected.name == name { return selected.uidValidity }
+        // A SELECT the server refuses leaves no folder selected.
+        selected = nil
         let selection = try await connection.select(name)
         selected = (name, selection.uidValidity)
         return selection.uidValidity
