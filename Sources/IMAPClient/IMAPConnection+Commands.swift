@@ -106,6 +106,16 @@ extension IMAPConnection {
         }
     }
 
+    /// Closes the connection without LOGOUT, for a caller whose last command has been answered and that
+    /// must not wait for the server to tidy up (IMAP servers take a dropped connection as a logout).
+    public func close() async {
+        do {
+            try await channel.close().get()
+        } catch {
+            // Already closed, by the server or by a failure.
+        }
+    }
+
     func submitFetch(_ uids: IMAPUIDSet, items: [String], changedSince: UInt64?, vanished: Bool)
         -> EventLoopFuture<IMAPCommandResponse>
     {

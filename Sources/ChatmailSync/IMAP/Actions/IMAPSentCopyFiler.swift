@@ -37,8 +37,10 @@ struct IMAPSentCopyFiler: Sendable {
         try await connection.append(raw, to: folder, flags: ["\\Seen"], internalDateMs: internalDateMs)
     }
 
+    /// Drops the connection: the APPEND has been answered, and a person waits for `reply` to finish
+    /// while a LOGOUT would wait for the server's goodbye.
     func close() async {
-        await connection.logout()
+        await connection.close()
     }
 }
 
