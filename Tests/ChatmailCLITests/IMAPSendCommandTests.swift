@@ -131,6 +131,12 @@ struct IMAPSendCommandTests {
         _ = try await setup.run(["pending", "run"])
         #expect(try setup.smtp.received().count == 1)
 
+        // Retrying everything is not a decision about this message.
+        let all = try await setup.run(["pending", "retry", "--all"])
+        #expect(all.status == 0, "\(all.stderr)")
+        _ = try await setup.run(["pending", "run"])
+        #expect(try setup.smtp.received().count == 1, "--all never sends a message of unknown outcome again")
+
         // The person decides.
         let id = try #require(action["id"] as? Int)
         let retry = try await setup.run(["pending", "retry", String(id)])

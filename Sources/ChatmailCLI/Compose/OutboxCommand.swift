@@ -65,6 +65,8 @@ enum OutboxCommand {
                         lastError: pending?.lastError)))
         } else {
             try env.write(describe(outcome, action: action, message: message) + "\n")
+            // A sent message's note: the copy in Sent could not be filed (the message went out all the same).
+            if case .sent = outcome, let note = pending?.lastError { env.note(note) }
         }
         if case .abandoned(let reason) = outcome {
             let isIMAP = try store.accounts().first { $0.id == account }?.provider == .imap

@@ -106,6 +106,14 @@ public struct ActionQueue: Sendable {
     public func retry(_ selection: Selection, account: AccountID) async throws -> [PendingAction] {
         try await ModificationTracker().write(in: store) { tx, modifications -> [PendingAction] in
             var actions = try Self.select(selection, tx: tx, account: account)
+            // Over SMTP nothing can tell whether a send of unknown outcome arrived: sending it again is a
+            // decision about that message, taken by its id, never swept up by `--all`.
+            if case .all = selection, try tx.imapSettings(of: account) != nil {
+                actions = try actions.filter { action in
+                    guard action.kind == .send else { return true }
+                    return try tx.outboxEntry(action.id, in: account)?.outcomeUnknown != true
+                }
+            }
             guard let first = actions.map(\.id).min() else { return [] }
             var requeued = Set<PendingActionID>()
             var affected = Set<String>()
