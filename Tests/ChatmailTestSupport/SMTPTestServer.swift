@@ -70,9 +70,9 @@ public final class SMTPTestServer: Sendable {
         get async {
             // A python3 that cannot even be started has no aiosmtpd either.
             let status = try? await offThePool {
-                let pid = try spawn(
+                let pid = try ChildProcess.spawn(
                     [python, "-c", "import aiosmtpd.smtp"], output: "/dev/null", errors: "/dev/null")
-                return waitForExit(pid)
+                return ChildProcess.waitForExit(pid)
             }
             return status == 0
         }
@@ -107,7 +107,7 @@ public final class SMTPTestServer: Sendable {
         if let token { arguments += ["--token", token] }
         if requireAuthentication { arguments.append("--require-auth") }
         let pid: pid_t
-        do { pid = try spawn(arguments, output: output.path, errors: log.path) } catch {
+        do { pid = try ChildProcess.spawn(arguments, output: output.path, errors: log.path, appending: true) } catch {
             throw .startFailed(reason: "cannot run \(python): \(error)", log: "")
         }
         let certificatePath = security == .plain ? nil : directory.appendingPathComponent("certificate.pem").path
@@ -124,7 +124,8 @@ public final class SMTPTestServer: Sendable {
             if waitpid(pid, &status, WNOHANG) == pid {
                 let tail = fileTail(log)
                 if tail.contains("No module named 'aiosmtpd'") { throw .notInstalled }
-                throw .startFailed(reason: "the server exited with status \(exitStatus(status))", log: tail)
+                throw .startFailed(
+                    reason: "the server exited with status \(ChildProcess.exitStatus(status))", log: tail)
             }
             do { try await Task.sleep(for: .milliseconds(20)) } catch {
                 kill(andReap: pid)
@@ -199,7 +200,7 @@ public final class SMTPTestServer: Sendable {
         else { return }
         _ = Glibc.kill(pid, SIGKILL)
         // waitForExit itself cannot fail; a thread that could not start would leave only a zombie.
-        _ = try? await offThePool { Self.waitForExit(pid) }
+        _ = try? await offThePool { ChildProcess.waitForExit(pid) }
     }
 
     private struct StoredMessage: Decodable {
@@ -225,58 +226,11 @@ public enum SMTPTestServerError: Error, CustomStringConvertible {
 }
 
 extension SMTPTestServer {
-    /// Starts `arguments` with stdin from /dev/null, stdout and stderr to files, every other descriptor
-    /// closed (a server living on must not hold other tests' pipes open), and every signal at its default
-    /// and unblocked (the test's threads block most, and a child inherits the mask).
-    fileprivate static func spawn(_ arguments: [String], output: String, errors: String) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var all = sigset_t()
-        var none = sigset_t()
-        sigfillset(&all)
-        sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        // bash closes every descriptor above 2 (closefrom is not visible from Swift), then runs the command
-        // in its place, keeping the pid.
-        let closeAll =
-            #"for fd in /proc/$$/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done 2>/dev/null; exec "$@""#
-        let argv = (["/bin/bash", "-c", closeAll, "bash"] + arguments).map { strdup($0) } + [nil]
-        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv + envp { free(pointer) }
-        }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/bash", &actions, &attributes, argv, envp)
-        guard spawned == 0 else { throw SpawnFailed(errno: spawned) }
-        return pid
-    }
-
     /// SIGKILL, and the child reaped on a thread of its own.
     fileprivate static func kill(andReap pid: pid_t) {
         _ = Glibc.kill(pid, SIGKILL)
-        Thread.detachNewThread { _ = waitForExit(pid) }
+        Thread.detachNewThread { _ = ChildProcess.waitForExit(pid) }
     }
-
-    /// Blocks until `pid` exits and returns its exit status (128 + the signal when killed).
-    fileprivate static func waitForExit(_ pid: pid_t) -> Int32 {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        return exitStatus(status)
-    }
-}
-
-/// WIFEXITED / WEXITSTATUS, which Swift does not import: the low 7 bits are the signal, if any.
-private func exitStatus(_ status: Int32) -> Int32 {
-    status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
 }
 
 /// The last `limit` bytes of a file as text; empty when it does not exist.

@@ -103,25 +103,24 @@ extension StoreTransaction {
 }
 
 extension StoreTransaction {
-    /// A message chatmail sent whose server copy sync has not found yet, by its Message-ID: the copy the
-    /// server (or chatmail) filed in Sent is that same message, however its bytes were rewritten.
-    /// `nil` when there is none.
-    public func unfiledSentMessage(withRFC822ID rfc822MessageID: String, in account: AccountID) throws -> (
-        message: MessageID, key: String
-    )? {
-        guard
-            let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT m.id, m.gmail_id FROM message m JOIN outbox o
-                        ON o.account_id = m.account_id AND o.sent_gmail_id = m.gmail_id
-                    WHERE m.account_id = ? AND m.rfc822_message_id = ?
-                      AND NOT EXISTS (SELECT 1 FROM imap_location l WHERE l.message_id = m.id)
-                    LIMIT 1
-                    """,
-                arguments: [account, rfc822MessageID])
-        else { return nil }
-        return (row["id"], row["gmail_id"])
+    /// The messages chatmail sent whose server copy sync has not found yet, by Message-ID: the copy the
+    /// server (or chatmail) files in Sent is that same message, however its bytes were rewritten. Read
+    /// once per batch of new copies; there are few (most are found by the sync after their send).
+    public func unfiledSentMessages(in account: AccountID) throws -> [String: (message: MessageID, key: String)] {
+        var unfiled: [String: (message: MessageID, key: String)] = [:]
+        for row in try Row.fetchAll(
+            db,
+            sql: """
+                SELECT m.id, m.gmail_id, m.rfc822_message_id FROM outbox o JOIN message m
+                    ON m.account_id = o.account_id AND m.gmail_id = o.sent_gmail_id
+                WHERE o.account_id = ? AND m.rfc822_message_id IS NOT NULL
+                  AND NOT EXISTS (SELECT 1 FROM imap_location l WHERE l.message_id = m.id)
+                """,
+            arguments: [account])
+        {
+            unfiled[row["rfc822_message_id"]] = (row["id"], row["gmail_id"])
+        }
+        return unfiled
     }
 
     /// Gives a message a new provider key, keeping the outbox row that names it in step.

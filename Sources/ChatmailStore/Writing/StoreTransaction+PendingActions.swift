@@ -40,6 +40,23 @@ extension StoreTransaction {
         ).map(Self.pendingAction(from:))
     }
 
+    /// Claims a waiting action (`pending` or `failed`) for one attempt: it becomes `processing` and its
+    /// attempts count one more, before any request goes out. `nil` when it no longer waits (dismissed,
+    /// coalesced away, sent by another run) or is not of `kind`.
+    /// - returns: the claimed action and the status it had, to put back when the attempt is not its fault.
+    public func claimPendingAction(_ id: PendingActionID, in account: AccountID, kind: PendingActionKind? = nil)
+        throws -> (action: PendingAction, previousStatus: PendingActionStatus)?
+    {
+        guard var action = try pendingAction(id, in: account), action.status == .pending || action.status == .failed,
+            kind.map({ $0 == action.kind }) ?? true
+        else { return nil }
+        let previous = action.status
+        action.status = .processing
+        action.attempts += 1
+        try savePendingAction(action)
+        return (action, previous)
+    }
+
     /// Writes back everything about an action that the queue changes; `updated_at_ms` becomes now.
     public func savePendingAction(_ action: PendingAction) throws {
         try db.execute(

@@ -41,8 +41,8 @@ public struct IMAPConnector: Sendable {
     }
 }
 
-/// The pusher of an account whose server changes cannot be sent yet: queued actions stay in the queue,
-/// untouched, and the local change they made stays visible.
+/// A pusher that sends nothing: queued actions stay in the queue, untouched, and their local change stays
+/// visible. For the tests and benchmarks of the pull alone.
 public struct QueueHoldingPusher: PendingActionPusher {
     public init() {}
     public func pushDue(account: AccountID) async throws -> Int { 0 }

@@ -24,6 +24,7 @@ struct IMAPCopyPlacer {
     {
         var outcome = Outcome()
         var candidates = try tx.imapMessages(withDigests: prepared.map(\.digest), in: account)
+        var unfiledSent = try tx.unfiledSentMessages(in: account)
         var toArchive: [MessageID] = []
         for message in prepared {
             if let existing = try existingMessage(for: message, candidates: candidates[message.digest] ?? [], tx: tx) {
@@ -36,7 +37,7 @@ struct IMAPCopyPlacer {
             let sameBytes = candidates[message.digest] ?? []
             input.gmailID =
                 message.gmailKey ?? Self.key(digest: message.digest, taken: Set(sameBytes.map(\.key)))
-            if let sent = try sentMessage(for: message, key: input.gmailID, tx: tx) {
+            if let sent = try adoptSent(message, key: input.gmailID, from: &unfiledSent, tx: tx) {
                 outcome.touched.insert(sent)
                 candidates[message.digest, default: []].append(
                     IMAPStoredCandidate(messageID: sent, key: input.gmailID, folders: [folder.id]))
@@ -59,11 +60,12 @@ struct IMAPCopyPlacer {
     /// The message chatmail sent that this copy is, by its Message-ID, adopted under the copy's key: the
     /// copy a server files in Sent itself may differ in bytes from what was submitted, and the outbox
     /// copy must not stay beside it. `nil` when the copy is no such message.
-    private func sentMessage(for message: PreparedIMAPMessage, key: String, tx: StoreTransaction) throws
-        -> MessageID?
-    {
-        guard let rfc822MessageID = message.input.rfc822MessageID,
-            let sent = try tx.unfiledSentMessage(withRFC822ID: rfc822MessageID, in: account)
+    private func adoptSent(
+        _ message: PreparedIMAPMessage, key: String,
+        from unfiled: inout [String: (message: MessageID, key: String)], tx: StoreTransaction
+    ) throws -> MessageID? {
+        guard !unfiled.isEmpty, let rfc822MessageID = message.input.rfc822MessageID,
+            let sent = unfiled.removeValue(forKey: rfc822MessageID)
         else { return nil }
         try tx.rekeyMessage(sent.message, from: sent.key, to: key, in: account)
         try tx.setIMAPIdentity(of: sent.message, digest: message.digest, internalDateMs: message.internalDateMs)

@@ -30,15 +30,10 @@ struct OutboxSender {
     /// Claims, sends (or verifies) and records one send action.
     func send(_ id: PendingActionID, account: AccountID) async throws -> PendingActionSender.SendResult {
         let claimed = try await store.write { tx -> (PendingAction, PendingActionStatus, OutboxEntry)? in
-            guard var action = try tx.pendingAction(id, in: account), action.kind == .send,
-                action.status == .pending || action.status == .failed,
-                let entry = try tx.outboxEntry(id, in: account)
+            guard let entry = try tx.outboxEntry(id, in: account),
+                let claim = try tx.claimPendingAction(id, in: account, kind: .send)
             else { return nil }
-            let previous = action.status
-            action.status = .processing
-            action.attempts += 1
-            try tx.savePendingAction(action)
-            return (action, previous, entry)
+            return (claim.action, claim.previousStatus, entry)
         }
         guard let (action, previousStatus, claimedEntry) = claimed else { return .skipped }
         var entry = claimedEntry

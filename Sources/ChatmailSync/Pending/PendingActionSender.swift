@@ -167,16 +167,7 @@ public struct PendingActionSender: PendingActionPusher {
     func send(_ id: PendingActionID, account: AccountID) async throws -> SendResult {
         let claimed = try await store.write { tx -> (PendingAction, PendingActionStatus)? in
             // Re-read: the user may have dismissed it, or coalescing shrunk it, since the run started.
-            guard var action = try tx.pendingAction(id, in: account),
-                action.status == .pending || action.status == .failed
-            else {
-                return nil
-            }
-            let previous = action.status
-            action.status = .processing
-            action.attempts += 1
-            try tx.savePendingAction(action)
-            return (action, previous)
+            try tx.claimPendingAction(id, in: account)
         }
         guard let claimed else { return .skipped }
         var (action, previousStatus) = claimed

@@ -169,7 +169,9 @@ public struct IMAPActionPusher: PendingActionPusher {
     func apply(_ id: PendingActionID, account: AccountID, session: inout IMAPActionSession?) async throws
         -> SendResult
     {
-        guard let (claimed, previousStatus) = try await claim(id, account: account) else { return .skipped }
+        guard
+            let (claimed, previousStatus) = try await store.write({ tx in try tx.claimPendingAction(id, in: account) })
+        else { return .skipped }
         var action = claimed
         // Any attempt before this one (a failure, or a run killed mid-action: its claim counted) may have
         // changed the server already.
@@ -244,20 +246,6 @@ public struct IMAPActionPusher: PendingActionPusher {
         }
     }
 
-    /// Marks the action `processing` and counts the attempt, in its own transaction; `nil` when it is no
-    /// longer waiting (dismissed, coalesced away, or sent by another run).
-    func claim(_ id: PendingActionID, account: AccountID) async throws -> (PendingAction, PendingActionStatus)? {
-        try await store.write { tx in
-            guard var action = try tx.pendingAction(id, in: account),
-                action.status == .pending || action.status == .failed
-            else { return nil }
-            let previous = action.status
-            action.status = .processing
-            action.attempts += 1
-            try tx.savePendingAction(action)
-            return (action, previous)
-        }
-    }
 }
 
 /// One connection for a run's label changes, with the server's folder roles.

@@ -52,7 +52,7 @@ struct IMAPOutboxSender {
         }
         let connector = link.imap
         let filer = Task {
-            await IMAPSentCopyFiler.open(connector, credentials: usable, knownFolder: knownSent ?? nil)
+            await IMAPSentCopyFiler.open(connector, credentials: usable, knownFolder: knownSent)
         }
         return IMAPSendPreparation(credentials: credentials, filer: filer)
     }
@@ -62,15 +62,10 @@ struct IMAPOutboxSender {
         -> SendResult
     {
         let claimed = try await store.write { tx -> (PendingAction, PendingActionStatus, OutboxEntry)? in
-            guard var action = try tx.pendingAction(id, in: account), action.kind == .send,
-                action.status == .pending || action.status == .failed,
-                let entry = try tx.outboxEntry(id, in: account)
+            guard let entry = try tx.outboxEntry(id, in: account),
+                let claim = try tx.claimPendingAction(id, in: account, kind: .send)
             else { return nil }
-            let previous = action.status
-            action.status = .processing
-            action.attempts += 1
-            try tx.savePendingAction(action)
-            return (action, previous, entry)
+            return (claim.action, claim.previousStatus, entry)
         }
         guard let (action, previousStatus, claimedEntry) = claimed else {
             await given?.discard()
@@ -83,14 +78,15 @@ struct IMAPOutboxSender {
             let raw = try await OutboxFreezer(store: store, clock: clock, timeZone: timeZone).frozenBytes(
                 of: &entry, account: account
             ) { _ in nil }
-            let messageID = ParsedMessage(raw: raw).messageID
+            let headers = ParsedMessage(raw: raw)
+            let messageID = headers.messageID
             // An earlier attempt made these bytes, and may have delivered them (its outcome unknown, then a
             // retry that failed before submitting): a copy sync has found on the server settles it.
             if claimedEntry.raw != nil, let messageID,
                 let key = try await store.write({ tx in try tx.syncedMessageKey(withRFC822ID: messageID, in: account) })
             {
                 await preparation?.discard()
-                try await complete(action, key: key, raw: raw, messageID: messageID, account: account)
+                try await complete(action, key: key, headers: headers, account: account)
                 return .completed
             }
             if preparation == nil { preparation = await prepare(account: account) }
@@ -123,7 +119,7 @@ struct IMAPOutboxSender {
             // The APPEND travels while the store records the send.
             let opened = await filer
             async let filed = Self.appendSentCopy(raw, filer: opened, internalDateMs: clock())
-            try await complete(action, key: key, raw: raw, messageID: messageID, account: account)
+            try await complete(action, key: key, headers: headers, account: account)
             try await record(await filed, raw: raw, key: key, action: action.id, account: account)
             return .completed
         } catch let error as SMTPError {
@@ -143,17 +139,18 @@ struct IMAPOutboxSender {
     func settleFromStore(account: AccountID) async throws -> Int {
         var settled = 0
         for id in try await store.write({ tx in try tx.sendsWithUnknownOutcome(in: account) }) {
-            let found = try await store.write { tx -> (PendingAction, String, [UInt8])? in
+            let found = try await store.write { tx -> (PendingAction, String, ParsedMessage)? in
                 guard let action = try tx.pendingAction(id, in: account),
-                    let raw = try tx.outboxEntry(id, in: account)?.raw,
-                    let messageID = ParsedMessage(raw: raw).messageID,
+                    let raw = try tx.outboxEntry(id, in: account)?.raw
+                else { return nil }
+                let headers = ParsedMessage(raw: raw)
+                guard let messageID = headers.messageID,
                     let key = try tx.syncedMessageKey(withRFC822ID: messageID, in: account)
                 else { return nil }
-                return (action, key, raw)
+                return (action, key, headers)
             }
-            guard let (action, key, raw) = found else { continue }
-            try await complete(
-                action, key: key, raw: raw, messageID: ParsedMessage(raw: raw).messageID, account: account)
+            guard let (action, key, headers) = found else { continue }
+            try await complete(action, key: key, headers: headers, account: account)
             settled += 1
         }
         return settled
@@ -204,17 +201,16 @@ struct IMAPOutboxSender {
 
     /// The local copy takes the key the server's copy will have (its digest), or the key of the copy
     /// sync already stored, and the action completes.
-    private func complete(_ action: PendingAction, key: String, raw: [UInt8], messageID: String?, account: AccountID)
+    /// - parameter headers: the sent bytes, parsed once: their Message-ID and the References we wrote.
+    private func complete(_ action: PendingAction, key: String, headers: ParsedMessage, account: AccountID)
         async throws
     {
-        let entry = try await store.write { tx in try tx.outboxEntry(action.id, in: account) }
-        let references = ParsedMessage(raw: raw).references
-        let threadID = entry?.message.threadID ?? entry?.localGmailID ?? key
         try await tracker.write(in: store) { tx, modifications in
+            let entry = try tx.outboxEntry(action.id, in: account)
             modifications.report(
                 try tx.completeSend(
-                    action.id, gmailID: key, threadID: threadID, rfc822MessageID: messageID, references: references,
-                    in: account))
+                    action.id, gmailID: key, threadID: entry?.message.threadID ?? entry?.localGmailID ?? key,
+                    rfc822MessageID: headers.messageID, references: headers.references, in: account))
         }
     }
 
